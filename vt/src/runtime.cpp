@@ -1,0 +1,151 @@
+#include "vt/runtime.hpp"
+
+#include <cstdio>
+#include <deque>
+#include <mutex>
+#include <optional>
+
+#include "loader.hpp"
+#include "runtime_impl.hpp"
+#include "vt/error.hpp"
+#include "vt/log.hpp"
+
+namespace vt {
+
+struct Runtime::Impl {
+  explicit Impl(Knobs k) : knobs(std::move(k)), host(&knobs), registry(knobs.disable_providers, knobs.strict_providers) {}
+
+  Knobs knobs;
+  detail::HostTable host;
+  Registry registry;
+  std::mutex mutex;
+  bool loaded = false;
+  std::optional<Error> load_error;
+  std::deque<detail::LoadedPlugin> plugins;
+  std::vector<PluginReport> reports;
+  std::deque<detail::DeviceRecord> devices;
+};
+
+namespace {
+
+DeviceProperties to_properties(const vt_device_props& p) {
+  DeviceProperties d;
+  d.name = p.name;
+  d.arch = p.arch;
+  d.memory_bytes = p.memory_bytes;
+  d.shared_memory_bytes = p.shared_memory_bytes;
+  d.compute_major = p.compute_major;
+  d.compute_minor = p.compute_minor;
+  d.compute_units = p.compute_units;
+  d.subgroup_size = p.subgroup_size;
+  d.unified_memory = p.caps & VT_CAP_UNIFIED_MEMORY;
+  d.async_readback = p.caps & VT_CAP_ASYNC_READBACK;
+  d.second_queue = p.caps & VT_CAP_SECOND_QUEUE;
+  d.graph_capture = p.caps & VT_CAP_GRAPH_CAPTURE;
+  d.storage_16bit = p.caps & VT_CAP_16BIT_STORAGE;
+  d.raw = p;
+  return d;
+}
+
+// VT_REQUIRE: a named backend must have loaded, and no plugin claiming that name may have
+// been skipped (a deployment must not degrade or be ambiguous silently).
+std::optional<Error> check_required(const Knobs& knobs, const std::vector<PluginReport>& reports) {
+  std::string problems;
+  for (const std::string& name : knobs.require) {
+    bool ok = false;
+    std::string why;
+    for (const PluginReport& r : reports) {
+      if (r.backend != name) continue;
+      if (r.loaded) ok = true;
+      else why += "\n  " + r.path + ": " + r.reason;
+    }
+    if (!ok && why.empty()) why = "\n  no plugin for it was found";
+    if (!ok || !why.empty()) problems += "\nrequired backend '" + name + "' " + (ok ? "loaded, but" : "did not load:") + why;
+  }
+  if (problems.empty()) return std::nullopt;
+  return Error(Status::plugin_required, "VT_REQUIRE:" + problems);
+}
+
+}  // namespace
+
+Runtime::Runtime(Knobs knobs) : impl_(std::make_unique<Impl>(std::move(knobs))) {}
+
+Runtime::~Runtime() {
+  if (impl_->knobs.provider_stats && impl_->loaded) std::fputs(impl_->registry.stats_table().c_str(), stderr);
+}
+
+void Runtime::load() {
+  std::lock_guard lock(impl_->mutex);
+  if (!impl_->loaded) {
+    detail::load_plugins(impl_->knobs, &impl_->host.api, impl_->plugins, impl_->reports);
+    uint32_t slot = 0;
+    for (const detail::LoadedPlugin& p : impl_->plugins) {
+      for (const vt_provider_desc* d : p.providers)
+        impl_->registry.add(d->op, p.backend, {d->name, d->priority, d->supports, d->run});
+      for (uint32_t i = 0; i < p.devices.size(); ++i) {
+        if (slot >= Registry::kMaxDevices) {
+          log(LogLevel::warn, p.backend + ":" + std::to_string(i) + " and later devices ignored: more than " +
+                                  std::to_string(Registry::kMaxDevices) + " devices");
+          break;
+        }
+        detail::DeviceRecord& d = impl_->devices.emplace_back();
+        d.runtime = this;
+        d.host = &impl_->host.api;
+        d.plugin = &p;
+        d.index = i;
+        d.slot = slot++;
+        d.name = p.backend + ":" + std::to_string(i);
+        d.props = to_properties(p.devices[i]);
+      }
+    }
+    impl_->load_error = check_required(impl_->knobs, impl_->reports);
+    impl_->loaded = true;
+  }
+  if (impl_->load_error) throw *impl_->load_error;
+}
+
+const Knobs& Runtime::knobs() const { return impl_->knobs; }
+const std::vector<PluginReport>& Runtime::plugins() const { return impl_->reports; }
+Registry& Runtime::registry() { return impl_->registry; }
+
+std::vector<std::string> Runtime::selection(vt_op_id op, const Device& device) {
+  if (!device.valid() || device.record()->runtime != this)
+    throw Error(Status::invalid_argument, "selection: the device does not belong to this runtime");
+  return impl_->registry.selection(op, device.record()->target());
+}
+std::vector<std::string> Runtime::search_path() const { return detail::plugin_search_path(impl_->knobs); }
+
+std::vector<std::string> Runtime::backends() const {
+  std::vector<std::string> v;
+  for (const auto& p : impl_->plugins) v.push_back(p.backend);
+  return v;
+}
+
+std::vector<Device> Runtime::devices() const {
+  std::vector<Device> v;
+  for (const auto& d : impl_->devices) v.emplace_back(&d);
+  return v;
+}
+
+std::vector<Device> Runtime::devices(std::string_view backend) const {
+  std::vector<Device> v;
+  for (const auto& d : impl_->devices)
+    if (d.plugin->backend == backend) v.emplace_back(&d);
+  return v;
+}
+
+Device Runtime::device(std::string_view name) const {
+  for (const auto& d : impl_->devices)
+    if (d.name == name) return Device(&d);
+  std::string have;
+  for (const auto& d : impl_->devices) have += (have.empty() ? "" : ", ") + d.name;
+  throw Error(Status::not_found, "no device '" + std::string(name) + "' (devices: " + (have.empty() ? "none" : have) + ")");
+}
+
+Runtime& runtime() {
+  static Runtime rt;
+  rt.load();
+  return rt;
+}
+
+}  // namespace vt
