@@ -16,7 +16,7 @@ enum class Kind { level, list_comma, list_colon, flag, int_set, int_positive };
 struct Def {
   KnobSpec spec;
   Kind kind;
-  std::initializer_list<int64_t> allowed = {};
+  std::vector<int64_t> allowed = {};
 };
 
 const std::vector<Def>& defs() {

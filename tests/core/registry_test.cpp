@@ -1,0 +1,244 @@
+// The registry on its own: selection order, predicates, decline chains, switches, stats.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "vt/error.hpp"
+#include "vt/registry.hpp"
+
+namespace {
+
+// Providers record which of them ran, so a test can see the order of attempts.
+thread_local std::vector<std::string> g_trace;
+
+template <int Id>
+vt_status ok_run(const vt_op_call*) {
+  g_trace.push_back("ok" + std::to_string(Id));
+  return VT_OK;
+}
+template <int Id>
+vt_status decline_run(const vt_op_call*) {
+  g_trace.push_back("decline" + std::to_string(Id));
+  return VT_STATUS_DECLINED;
+}
+vt_status failing_run(const vt_op_call*) { return VT_STATUS_DEVICE_ERROR; }
+
+int needs_16bit(const vt_device_props* p) { return (p->caps & VT_CAP_16BIT_STORAGE) != 0; }
+
+vt_device_props props_with(uint32_t caps) {
+  vt_device_props p{};
+  p.struct_size = sizeof p;
+  p.caps = caps;
+  return p;
+}
+
+struct Fixture : ::testing::Test {
+  vt_device_props plain = props_with(0);
+  vt_device_props fp16 = props_with(VT_CAP_16BIT_STORAGE);
+  vt::DispatchTarget dev0{0, "be", "be:0", &plain};
+  vt::DispatchTarget dev1{1, "be", "be:1", &fp16};
+  vt_op_call call{sizeof(vt_op_call), VT_OP_L2NORM, 0, nullptr, nullptr, nullptr};
+  void SetUp() override { g_trace.clear(); }
+};
+
+using RegistryTest = Fixture;
+
+std::vector<std::string> names(const std::vector<vt::ProviderCounts>& v) {
+  std::vector<std::string> out;
+  for (const auto& p : v) out.push_back(p.name);
+  return out;
+}
+
+TEST_F(RegistryTest, SelectionIsIndependentOfRegistrationOrder) {
+  const vt::ProviderSpec specs[] = {{"slow", 1, nullptr, ok_run<1>}, {"fast", 10, nullptr, ok_run<2>},
+                                    {"mid", 5, nullptr, ok_run<3>}};
+  std::vector<int> order = {0, 1, 2};
+  std::vector<std::string> first;
+  do {
+    vt::Registry r;
+    for (int i : order) r.add(VT_OP_L2NORM, "be", specs[i]);
+    const auto sel = r.selection(VT_OP_L2NORM, dev0);
+    EXPECT_EQ(sel, (std::vector<std::string>{"fast", "mid", "slow"}));
+    EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "fast");
+  } while (std::next_permutation(order.begin(), order.end()));
+}
+
+TEST_F(RegistryTest, TiesAreBrokenByName) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"zeta", 7, nullptr, ok_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"alpha", 7, nullptr, ok_run<2>});
+  r.add(VT_OP_L2NORM, "be", {"mu", 7, nullptr, ok_run<3>});
+  EXPECT_EQ(names(r.providers(VT_OP_L2NORM, "be")), (std::vector<std::string>{"alpha", "mu", "zeta"}));
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "alpha");
+}
+
+TEST_F(RegistryTest, DuplicateNameIsRejected) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<1>});
+  try {
+    r.add(VT_OP_L2NORM, "be", {"ref", 5, nullptr, ok_run<2>});
+    FAIL() << "duplicate accepted";
+  } catch (const vt::Error& e) {
+    EXPECT_EQ(e.code(), vt::Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("already registered"), std::string::npos) << e.what();
+  }
+  // The same name on another op or another backend is a different key.
+  EXPECT_NO_THROW(r.add(VT_OP_GDN_GATING, "be", {"ref", 0, nullptr, ok_run<1>}));
+  EXPECT_NO_THROW(r.add(VT_OP_L2NORM, "other", {"ref", 0, nullptr, ok_run<1>}));
+}
+
+TEST_F(RegistryTest, RejectsMalformedProviders) {
+  vt::Registry r;
+  EXPECT_THROW(r.add(static_cast<vt_op_id>(VT_OP_LAST_ + 1), "be", {"x", 0, nullptr, ok_run<1>}), vt::Error);
+  EXPECT_THROW(r.add(VT_OP_L2NORM, "be", {"", 0, nullptr, ok_run<1>}), vt::Error);
+  EXPECT_THROW(r.add(VT_OP_L2NORM, "be", {"norun", 0, nullptr, nullptr}), vt::Error);
+}
+
+TEST_F(RegistryTest, PredicateIsRespectedPerDevice) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"half", 10, needs_16bit, ok_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"generic", 1, nullptr, ok_run<2>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "generic");
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev1, call), "half");
+  EXPECT_EQ(r.selection(VT_OP_L2NORM, dev0), (std::vector<std::string>{"generic"}));
+  EXPECT_EQ(r.selection(VT_OP_L2NORM, dev1), (std::vector<std::string>{"half", "generic"}));
+}
+
+TEST_F(RegistryTest, DeclineForwardsToTheNextProvider) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"picky", 10, nullptr, decline_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"fallback", 1, nullptr, ok_run<2>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "fallback");
+  EXPECT_EQ(g_trace, (std::vector<std::string>{"decline1", "ok2"}));
+}
+
+TEST_F(RegistryTest, DeclineChainEndsInAClearError) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"a", 2, nullptr, decline_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"b", 1, nullptr, decline_run<2>});
+  try {
+    r.dispatch(VT_OP_L2NORM, dev0, call);
+    FAIL() << "no error";
+  } catch (const vt::Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.code(), vt::Status::unsupported);
+    EXPECT_NE(m.find("l2norm on be:0"), std::string::npos) << m;
+    EXPECT_NE(m.find("every provider declined"), std::string::npos) << m;
+    EXPECT_NE(m.find("a, b"), std::string::npos) << m;
+  }
+}
+
+TEST_F(RegistryTest, NoProviderIsAClearError) {
+  vt::Registry r;
+  try {
+    r.dispatch(VT_OP_GDN_GATING, dev0, call);
+    FAIL() << "no error";
+  } catch (const vt::Error& e) {
+    EXPECT_EQ(e.code(), vt::Status::not_found);
+    EXPECT_NE(std::string(e.what()).find("no provider is registered for backend 'be'"), std::string::npos) << e.what();
+  }
+  r.add(VT_OP_GDN_GATING, "be", {"half", 10, needs_16bit, ok_run<1>});
+  try {
+    r.dispatch(VT_OP_GDN_GATING, dev0, call);
+    FAIL() << "no error";
+  } catch (const vt::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("supports this device"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RegistryTest, ProviderFailureIsReported) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"broken", 1, nullptr, failing_run});
+  try {
+    r.dispatch(VT_OP_L2NORM, dev0, call);
+    FAIL() << "no error";
+  } catch (const vt::Error& e) {
+    EXPECT_EQ(e.code(), vt::Status::device_error);
+    EXPECT_NE(std::string(e.what()).find("provider 'broken' failed"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RegistryTest, DisableSwitchRemovesProviders) {
+  vt::Registry r({"fast"});
+  r.add(VT_OP_L2NORM, "be", {"fast", 10, nullptr, ok_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "ref");
+  const auto listed = r.providers(VT_OP_L2NORM, "be");
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_TRUE(listed[0].disabled);
+  EXPECT_FALSE(listed[1].disabled);
+
+  vt::Registry all_off({"fast", "ref"});
+  all_off.add(VT_OP_L2NORM, "be", {"fast", 10, nullptr, ok_run<1>});
+  all_off.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  try {
+    all_off.dispatch(VT_OP_L2NORM, dev0, call);
+    FAIL() << "no error";
+  } catch (const vt::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("disabled: fast, ref"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(RegistryTest, StatsCountCallsAndDeclines) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"picky", 10, nullptr, decline_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  for (int i = 0; i < 5; ++i) r.dispatch(VT_OP_L2NORM, dev0, call);
+  const auto s = r.stats();
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].name, "picky");
+  EXPECT_EQ(s[0].calls, 0u);
+  EXPECT_EQ(s[0].declines, 5u);
+  EXPECT_EQ(s[1].name, "ref");
+  EXPECT_EQ(s[1].calls, 5u);
+  EXPECT_EQ(s[1].declines, 0u);
+  const std::string table = r.stats_table();
+  EXPECT_NE(table.find("picky"), std::string::npos);
+  EXPECT_NE(table.find("l2norm"), std::string::npos);
+}
+
+TEST_F(RegistryTest, StrictModeRefusesAFallback) {
+  vt::Registry strict({}, true);
+  strict.add(VT_OP_L2NORM, "be", {"picky", 10, nullptr, decline_run<1>});
+  strict.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  try {
+    strict.dispatch(VT_OP_L2NORM, dev0, call);
+    FAIL() << "fallback allowed";
+  } catch (const vt::Error& e) {
+    EXPECT_EQ(e.code(), vt::Status::strict_fallback);
+    EXPECT_NE(std::string(e.what()).find("'picky' declined"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(g_trace, (std::vector<std::string>{"decline1"}));  // 'ref' never ran
+
+  // A predicate that excludes the best provider is a fallback too.
+  vt::Registry strict2({}, true);
+  strict2.add(VT_OP_L2NORM, "be", {"half", 10, needs_16bit, ok_run<1>});
+  strict2.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  EXPECT_EQ(strict2.dispatch(VT_OP_L2NORM, dev1, call), "half");
+  EXPECT_THROW(strict2.dispatch(VT_OP_L2NORM, dev0, call), vt::Error);
+
+  // Explicitly disabled providers are the user's choice, not a fallback.
+  vt::Registry strict3({"half"}, true);
+  strict3.add(VT_OP_L2NORM, "be", {"half", 10, nullptr, ok_run<1>});
+  strict3.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
+  EXPECT_EQ(strict3.dispatch(VT_OP_L2NORM, dev0, call), "ref");
+}
+
+TEST_F(RegistryTest, LateRegistrationRefreshesTheCachedChain) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<1>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "ref");
+  r.add(VT_OP_L2NORM, "be", {"fast", 5, nullptr, ok_run<2>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "fast");
+}
+
+TEST_F(RegistryTest, BackendsAreSeparate) {
+  vt::Registry r;
+  r.add(VT_OP_L2NORM, "other", {"theirs", 100, nullptr, ok_run<1>});
+  r.add(VT_OP_L2NORM, "be", {"ours", 0, nullptr, ok_run<2>});
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "ours");
+}
+
+}  // namespace
