@@ -1,11 +1,12 @@
 # Installation and the package config: find_package(vt CONFIG) gives vt::vt.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS vt vt_abi EXPORT vtTargets
+install(TARGETS vt vt_abi vt_ops_headers EXPORT vtTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/vt/include/vt DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/vt/include/vt ${PROJECT_SOURCE_DIR}/ops/include/vt
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT vtTargets NAMESPACE vt:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/vt)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/vtConfig.cmake.in

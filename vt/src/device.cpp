@@ -7,6 +7,7 @@
 #include "runtime_impl.hpp"
 #include "vt/error.hpp"
 #include "vt/runtime.hpp"
+#include "vt/tensor.hpp"
 
 namespace vt {
 namespace {
@@ -168,6 +169,16 @@ void Queue::download(void* dst, const Buffer& src, uint64_t offset, uint64_t byt
   if (bytes == 0) return;
   if (!dst) throw Error(Status::invalid_argument, d.name + ": download: null host pointer");
   detail::check(d.api().copy_d2h(q_, dst, src.handle(), offset, bytes), d, "download");
+}
+
+void Queue::download(void* dst, const TensorView& src) {
+  const auto& d = need(rec_, "download");
+  if (!(src.device() == Device(&d))) throw Error(Status::invalid_argument, d.name + ": download: the tensor is on another device");
+  if (!src.is_contiguous()) throw Error(Status::invalid_argument, d.name + ": download: " + src.describe() + " is not contiguous");
+  const uint64_t bytes = src.end_byte() - src.first_byte();
+  if (bytes == 0) return;
+  if (!dst) throw Error(Status::invalid_argument, d.name + ": download: null host pointer");
+  detail::check(d.api().copy_d2h(q_, dst, src.raw().mem, src.first_byte(), bytes), d, "download");
 }
 
 void Queue::copy(Buffer& dst, uint64_t dst_offset, const Buffer& src, uint64_t src_offset, uint64_t bytes) {

@@ -15,6 +15,7 @@ class Runtime;
 class Buffer;
 class Queue;
 class Event;
+class TensorView;
 namespace detail { struct DeviceRecord; }
 
 struct VT_API DeviceProperties {
@@ -125,6 +126,8 @@ class VT_API Queue {
   void fill(Buffer& dst, uint64_t offset, uint8_t value, uint64_t bytes);
   void upload(Buffer& dst, uint64_t offset, const void* src, uint64_t bytes);
   void download(void* dst, const Buffer& src, uint64_t offset, uint64_t bytes);
+  // The bytes of a contiguous tensor view.
+  void download(void* dst, const TensorView& src);
   void copy(Buffer& dst, uint64_t dst_offset, const Buffer& src, uint64_t src_offset, uint64_t bytes);
   void sync();
 
