@@ -128,13 +128,16 @@ TEST(Device, GraphCaptureIsRefusedWhereUnsupported) {
   }
 }
 
-TEST(Device, AnOpWithoutProvidersIsAClearError) {
-  vt::Runtime rt(only_cpu());
+TEST(Device, AnOpWithoutUsableProvidersIsAClearError) {
+  // Disable whatever the CPU plugin registers for gdn_split: the error must name the op,
+  // the device and what was disabled.
+  vt::Runtime probe(only_cpu());
+  probe.load();
+  vt::Knobs k = only_cpu();
+  for (const auto& p : probe.registry().providers(VT_OP_GDN_SPLIT, "cpu")) k.disable_providers.push_back(p.name);
+  vt::Runtime rt(k);
   rt.load();
   vt::Queue q = rt.device("cpu:0").create_queue();
-  // GDN split has no CPU provider registered through this plugin's table yet or ever may:
-  // either way the error must name the op and the device.
-  if (!rt.selection(VT_OP_GDN_SPLIT, rt.device("cpu:0")).empty()) GTEST_SKIP() << "the CPU plugin provides gdn_split";
   try {
     q.run_op(VT_OP_GDN_SPLIT, nullptr);
     FAIL();
@@ -142,6 +145,24 @@ TEST(Device, AnOpWithoutProvidersIsAClearError) {
     EXPECT_EQ(e.code(), vt::Status::not_found);
     EXPECT_NE(std::string(e.what()).find("gdn_split on cpu:0"), std::string::npos) << e.what();
   }
+}
+
+TEST(Device, ProviderStatsArePrintedWhenTheRuntimeEnds) {
+  vt::Knobs k = only_cpu();
+  k.provider_stats = true;
+  testing::internal::CaptureStderr();
+  {
+    vt::Runtime rt(k);
+    rt.load();
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("vt provider stats"), std::string::npos) << err;
+  testing::internal::CaptureStderr();
+  {
+    vt::Runtime rt(only_cpu());
+    rt.load();
+  }
+  EXPECT_EQ(testing::internal::GetCapturedStderr().find("vt provider stats"), std::string::npos);
 }
 
 TEST(Device, RequireOfALoadedBackendPasses) {
