@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "vt/error.hpp"
 
@@ -73,7 +74,8 @@ void Checker::non_aliasing(const TensorView& t, std::string_view arg) const {
   uint32_t n = 0;
   for (uint32_t d = 0; d < t.rank(); ++d)
     if (t.size(d) > 1) dims[n++] = d;
-  std::sort(dims.begin(), dims.begin() + n, [&](uint32_t a, uint32_t b) { return t.stride(a) < t.stride(b); });
+  for (uint32_t i = 1; i < n; ++i)  // insertion sort by stride: at most four dims
+    for (uint32_t j = i; j > 0 && t.stride(dims[j]) < t.stride(dims[j - 1]); --j) std::swap(dims[j], dims[j - 1]);
   int64_t span = 1;  // elements covered by the dims taken so far
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t d = dims[i];

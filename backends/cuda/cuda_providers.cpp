@@ -1,0 +1,67 @@
+// The CUDA plugin's op providers: each runs the op's kernel on the call's stream, with no
+// host synchronisation or allocation, so every call can be captured into a graph.
+#include "cuda_backend.hpp"
+#include "kernels/launch.hpp"
+
+namespace vt::cuda {
+namespace {
+
+vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
+  vt::ops::geometry::ConvSwitches s;
+  int64_t v = 0;
+  if (call->host && call->host->knob_int(call->host, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = v != 0;
+  return s;
+}
+
+vt_status prepare(const vt_op_call* call) { return use_device(call->queue->device); }
+
+vt_status conv_fwd(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_conv_fwd(*static_cast<const vt_causal_conv1d_fwd_args*>(call->args), conv_switches(call),
+                               call->queue->stream);
+}
+
+vt_status conv_update(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_conv_update(*static_cast<const vt_causal_conv1d_update_args*>(call->args), call->queue->stream);
+}
+
+vt_status post_conv(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_post_conv(*static_cast<const vt_gdn_post_conv_args*>(call->args), call->queue->stream);
+}
+
+vt_status l2norm(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_l2norm(*static_cast<const vt_l2norm_args*>(call->args), call->queue->stream);
+}
+
+vt_status gating(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_gating(*static_cast<const vt_gdn_gating_args*>(call->args), call->queue->stream);
+}
+
+vt_status split(const vt_op_call* call) {
+  if (const vt_status s = prepare(call); s != VT_OK) return s;
+  return kern::launch_split(*static_cast<const vt_gdn_split_args*>(call->args), call->queue->stream);
+}
+
+constexpr int32_t kNative = 100;
+
+const vt_provider_desc kProviders[] = {
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "cuda.conv_fwd", kNative, nullptr, conv_fwd},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "cuda.conv_update", kNative, nullptr, conv_update},
+    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "cuda.post_conv", kNative, nullptr, post_conv},
+    {sizeof(vt_provider_desc), VT_OP_L2NORM, "cuda.l2norm", kNative, nullptr, l2norm},
+    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "cuda.gating", kNative, nullptr, gating},
+    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "cuda.split", kNative, nullptr, split},
+};
+
+}  // namespace
+
+const vt_provider_desc* providers(uint32_t* count) {
+  *count = sizeof kProviders / sizeof kProviders[0];
+  return kProviders;
+}
+
+}  // namespace vt::cuda

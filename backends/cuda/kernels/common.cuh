@@ -1,0 +1,97 @@
+// Device helpers shared by the kernels: element access by run-time dtype, exact
+// conversions (the same bit operations as vt/dtype.hpp, so NaN payloads match too), and the
+// portable math compiled for host and device.
+#pragma once
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#define VT_MATH_FN __host__ __device__ __forceinline__
+#include "vt/ops/portable_math.h"
+#include "vt/plugin_abi.h"
+
+namespace vt::cuda::kern {
+
+__device__ __forceinline__ float bf16_to_f32(uint16_t h) { return __uint_as_float(uint32_t{h} << 16); }
+
+__device__ __forceinline__ uint16_t f32_to_bf16(float f) {
+  const uint32_t u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u);
+  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+__device__ __forceinline__ float f16_to_f32(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  if (exp == 0x1fu) return __uint_as_float(sign | 0x7f800000u | (mant << 13));
+  if (exp != 0) return __uint_as_float(sign | ((exp + 112u) << 23) | (mant << 13));
+  if (mant == 0) return __uint_as_float(sign);
+  uint32_t e = 113;
+  while ((mant & 0x400u) == 0) { mant <<= 1; --e; }
+  return __uint_as_float(sign | (e << 23) | ((mant & 0x3ffu) << 13));
+}
+
+__device__ __forceinline__ uint16_t f32_to_f16(float f) {
+  const uint32_t u = __float_as_uint(f);
+  const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+  const uint32_t abs = u & 0x7fffffffu;
+  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));
+  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (abs < 0x38800000u) {
+    if (abs < 0x33000000u) return sign;
+    const uint32_t exp = abs >> 23;
+    const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    const uint32_t shift = 126u - exp;
+    uint32_t q = mant >> shift;
+    const uint32_t rem = mant & ((1u << shift) - 1u);
+    const uint32_t half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (q & 1u))) ++q;
+    return static_cast<uint16_t>(sign | q);
+  }
+  uint32_t v = abs - 0x38000000u;
+  v += 0xfffu + ((v >> 13) & 1u);
+  return static_cast<uint16_t>(sign | (v >> 13));
+}
+
+__device__ __forceinline__ float load(int dtype, const char* p) {
+  if (dtype == VT_DTYPE_F32) return *reinterpret_cast<const float*>(p);
+  const uint16_t h = *reinterpret_cast<const uint16_t*>(p);
+  return dtype == VT_DTYPE_BF16 ? bf16_to_f32(h) : f16_to_f32(h);
+}
+
+__device__ __forceinline__ void store(int dtype, char* p, float v) {
+  if (dtype == VT_DTYPE_F32) {
+    *reinterpret_cast<float*>(p) = v;
+  } else {
+    *reinterpret_cast<uint16_t*>(p) = dtype == VT_DTYPE_BF16 ? f32_to_bf16(v) : f32_to_f16(v);
+  }
+}
+
+__device__ __forceinline__ int32_t load_int(int dtype, const char* p) {
+  return dtype == VT_DTYPE_U8 ? int32_t{*reinterpret_cast<const uint8_t*>(p)} : *reinterpret_cast<const int32_t*>(p);
+}
+
+__host__ __device__ __forceinline__ int dtype_bytes(int dtype) {
+  return dtype == VT_DTYPE_F32 || dtype == VT_DTYPE_I32 ? 4 : dtype == VT_DTYPE_U8 ? 1 : 2;
+}
+
+// A tensor's base address and strides in bytes, as kernels want them.
+struct View {
+  char* base;
+  int64_t s0, s1, s2;  // byte strides of dims 0..2
+  int dtype;
+};
+
+inline View view_of(const vt_tensor& t) {
+  View v{};
+  if (!t.mem) return v;
+  const int64_t e = dtype_bytes(t.dtype);
+  v.base = reinterpret_cast<char*>(t.mem) + t.offset;
+  v.s0 = t.rank > 0 ? t.strides[0] * e : 0;
+  v.s1 = t.rank > 1 ? t.strides[1] * e : 0;
+  v.s2 = t.rank > 2 ? t.strides[2] * e : 0;
+  v.dtype = t.dtype;
+  return v;
+}
+
+}  // namespace vt::cuda::kern
