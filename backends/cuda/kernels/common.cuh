@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #define VT_MATH_FN __host__ __device__ __forceinline__
+#define VT_GEOMETRY_FN __host__ __device__ inline
+#include "vt/ops/launch_geometry.hpp"
 #include "vt/ops/portable_math.h"
 #include "vt/plugin_abi.h"
 

@@ -191,15 +191,8 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_fwd_ker
     first = p.plan[2 * k + 1];
     if (n < 0 || n >= p.N) return;
   } else {
-    // The sequence n with B_n <= k < B_{n+1}, B_n = qsl[n] / chunk + n (launch_geometry.hpp).
-    int64_t lo = 0, hi = p.N - 1;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi + 1) / 2;
-      if (clamp_token(p.qsl[mid], p.T) / p.chunk + mid <= k) lo = mid;
-      else hi = mid - 1;
-    }
-    n = lo;
-    first = (k - (clamp_token(p.qsl[n], p.T) / p.chunk + n)) * p.chunk;
+    const int32_t* qsl = p.qsl;
+    vt::ops::geometry::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &n, &first);
   }
   run_segment<K, XBytes, Vec>(p, n, first, first + p.chunk, c0);
 }

@@ -8,8 +8,9 @@
 namespace vt::cuda::kern {
 namespace {
 
-constexpr int kWarps = 8;
-constexpr int kThreads = kWarps * 32;
+constexpr int kWarps = vt::ops::geometry::RowGeometry{}.rows_per_block;
+constexpr int kThreads = vt::ops::geometry::RowGeometry{}.block;
+static_assert(kThreads == 32 * kWarps, "one 32-lane warp per row");
 constexpr int kMaxPerLane = 8;  // D <= 256
 
 // Lane l's partial sum of squares over elements l, l+32, ... (increasing), combined by

@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 
+// Device compilers mark these callable from kernels by defining VT_GEOMETRY_FN first.
+#ifndef VT_GEOMETRY_FN
+#define VT_GEOMETRY_FN constexpr inline
+#endif
+
 namespace vt::ops::geometry {
 
 inline constexpr int32_t kBlockThreads = 128;
@@ -73,6 +78,25 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   }
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
+}
+
+inline constexpr int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
+
+// The sequence_chunks mapping: program k serves sequence n, the largest with
+// B_n = qsl[n] / chunk + n <= k, from local token (k - B_n) * chunk. Since
+// B_{n+1} - B_n >= ceil(L_n / chunk), every token has exactly one program; programs past a
+// sequence's end find nothing to do. `qsl(i)` reads query_start_loc[i].
+template <class Qsl>
+VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, int64_t chunk,
+                                      int64_t* seq, int64_t* first) {
+  int64_t lo = 0, hi = seqs - 1;
+  while (lo < hi) {
+    const int64_t mid = (lo + hi + 1) / 2;
+    if (clamp_token(qsl(mid), tokens) / chunk + mid <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  *seq = lo;
+  *first = (k - (clamp_token(qsl(lo), tokens) / chunk + lo)) * chunk;
 }
 
 struct ConvUpdateGeometry {
