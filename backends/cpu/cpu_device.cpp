@@ -53,7 +53,7 @@ vt_status device_props(uint32_t device, vt_device_props* out) {
   read_model_name(p.name, sizeof p.name);
   utsname u{};
   const char* machine = uname(&u) == 0 ? u.machine : "unknown";
-  std::strncpy(p.arch, machine, sizeof p.arch - 1);
+  std::memcpy(p.arch, machine, std::min(std::strlen(machine), sizeof p.arch - 1));
   p.memory_bytes = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   p.compute_units = std::thread::hardware_concurrency();
   p.subgroup_size = 1;

@@ -52,10 +52,10 @@ void print_text(vt::Runtime& rt, const std::string& load_error) {
   std::printf("\nplugins:\n");
   if (rt.plugins().empty()) std::printf("  none found\n");
   for (const auto& p : rt.plugins()) {
-    std::printf("  %-10s %-8s %s\n", p.backend.empty() ? "?" : p.backend.c_str(), p.loaded ? "loaded" : "skipped",
+    std::printf("  %s: %s, %s\n", p.backend.empty() ? "?" : p.backend.c_str(), p.loaded ? "loaded" : "skipped",
                 p.path.c_str());
-    if (!p.loaded) std::printf("             reason: %s\n", p.reason.c_str());
-    for (const auto& n : p.notes) std::printf("             note: %s\n", n.c_str());
+    if (!p.loaded) std::printf("      reason: %s\n", p.reason.c_str());
+    for (const auto& n : p.notes) std::printf("      note: %s\n", n.c_str());
   }
   if (!load_error.empty()) std::printf("\nerror: %s\n", load_error.c_str());
 

@@ -22,6 +22,7 @@ constexpr std::string_view op_name(vt_op_id op) {
     case VT_OP_L2NORM: return "l2norm";
     case VT_OP_GDN_GATING: return "gdn_gating";
     case VT_OP_GDN_SPLIT: return "gdn_split";
+    default: break;
   }
   return "unknown_op";
 }

@@ -30,13 +30,15 @@ typedef enum vt_status {
   VT_STATUS_UNSUPPORTED = 3, /* the entry or feature is not offered by this device */
   VT_STATUS_DEVICE_ERROR = 4,
   VT_STATUS_DECLINED = 5,    /* a provider passes this call to the next one down */
-  VT_STATUS_INTERNAL = 6
+  VT_STATUS_INTERNAL = 6,
+  VT_STATUS_MAX_ENUM_ = 0x7fffffff /* every int32 is a valid value: a bad one is caught, not UB */
 } vt_status;
 
 typedef enum vt_init_result {
   VT_INIT_READY = 0,
   VT_INIT_UNAVAILABLE = 1, /* runtime or device absent: skipped, not an error */
-  VT_INIT_FAILED = 2       /* present but broken: skipped with the reason */
+  VT_INIT_FAILED = 2,      /* present but broken: skipped with the reason */
+  VT_INIT_MAX_ENUM_ = 0x7fffffff
 } vt_init_result;
 
 /* Op ids are append-only; a plugin naming an id the core does not know is rejected
@@ -48,7 +50,8 @@ typedef enum vt_op_id {
   VT_OP_L2NORM = 4,
   VT_OP_GDN_GATING = 5,
   VT_OP_GDN_SPLIT = 6,
-  VT_OP_LAST_ = VT_OP_GDN_SPLIT
+  VT_OP_LAST_ = VT_OP_GDN_SPLIT,
+  VT_OP_MAX_ENUM_ = 0x7fffffff
 } vt_op_id;
 
 typedef enum vt_dtype {
@@ -56,7 +59,8 @@ typedef enum vt_dtype {
   VT_DTYPE_F16 = 1,
   VT_DTYPE_BF16 = 2,
   VT_DTYPE_I32 = 3,
-  VT_DTYPE_U8 = 4 /* also bool: 0 false, anything else true */
+  VT_DTYPE_U8 = 4, /* also bool: 0 false, anything else true */
+  VT_DTYPE_MAX_ENUM_ = 0x7fffffff
 } vt_dtype;
 
 /* Capability bits of a device: what a host may ask, never "which kind is this". */

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-typedef enum vt_activation { VT_ACTIVATION_NONE = 0, VT_ACTIVATION_SILU = 1 } vt_activation;
+typedef enum vt_activation { VT_ACTIVATION_NONE = 0, VT_ACTIVATION_SILU = 1, VT_ACTIVATION_MAX_ENUM_ = 0x7fffffff } vt_activation;
 
 #define VT_CONV_MIN_WIDTH 2
 #define VT_CONV_MAX_WIDTH 8
@@ -40,7 +40,7 @@ typedef struct vt_causal_conv1d_fwd_args {
   vt_activation activation;
   const vt_conv_chunk_plan* plan; /* optional */
   /* derived by validation, for providers' convenience */
-  int64_t num_tokens, channels, width, num_seqs, num_slots;
+  int64_t num_tokens, channels, width /* K */, num_seqs, num_slots;
 } vt_causal_conv1d_fwd_args;
 
 typedef struct vt_causal_conv1d_update_args {
@@ -53,7 +53,7 @@ typedef struct vt_causal_conv1d_update_args {
   vt_tensor state_indices; /* [B] i32, or absent: sequence b uses slot b */
   vt_activation activation;
   /* derived: x viewed as [B, L, C] */
-  int64_t batch, tokens_per_seq, channels, width, num_slots;
+  int64_t batch, tokens_per_seq, channels, width /* K */, num_slots;
   int64_t x_seq_stride, x_tok_stride, out_seq_stride, out_tok_stride;
 } vt_causal_conv1d_update_args;
 
