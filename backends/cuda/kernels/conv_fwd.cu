@@ -133,7 +133,7 @@ __device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, in
       float acc = b[k];
 #pragma unroll
       for (int j = 0; j < K; ++j) acc = fmaf(w[k][j], win[k][j], acc);
-      o[k] = p.silu ? vt::math::silu(acc) : acc;
+      o[k] = p.silu ? vt::math::silu_fast(acc) : acc;
 #pragma unroll
       for (int j = 0; j < W; ++j) win[k][j] = win[k][j + 1];
     }

@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
     float acc = bias;
 #pragma unroll
     for (int j = 0; j < K; ++j) acc = fmaf(w[j], win[j], acc);
-    store(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, p.silu ? vt::math::silu(acc) : acc);
+    store(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, p.silu ? vt::math::silu_fast(acc) : acc);
 #pragma unroll
     for (int j = 0; j < W; ++j) win[j] = win[j + 1];
   }

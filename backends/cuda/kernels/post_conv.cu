@@ -117,7 +117,7 @@ __device__ void role_gate(const PostConvParams& p, int64_t block) {
   const float ex = vt::math::exp(load(VT_DTYPE_F32, p.A_log.base + h * p.A_log.s0));
   store(VT_DTYPE_F32, p.g.base + t * p.g.s0 + h * p.g.s1, -(ex * sp));
   const float bv = load(p.b.dtype, p.b.base + t * p.b.s0 + h * p.b.s1);
-  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, vt::math::sigmoid(bv));
+  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, vt::math::sigmoid_fast(bv));
 }
 
 __global__ void __launch_bounds__(kThreads) post_conv_kernel(const PostConvParams p) {
