@@ -59,9 +59,12 @@ void Checker::row_major(const TensorView& t, std::string_view arg) const {
   const uint32_t r = t.rank();
   if (r == 0 || t.numel() == 0) return;
   if (t.stride(r - 1) != 1) fail(arg, "innermost stride is " + std::to_string(t.stride(r - 1)) + ", must be 1");
+  // span: elements one index of dim d covers below it. Dims of extent 1 add nothing, so
+  // they can neither hide nor cause an overlap.
+  int64_t span = 1;
   for (uint32_t d = r - 1; d-- > 0;) {
+    span += (t.size(d + 1) - 1) * t.stride(d + 1);
     if (t.size(d) <= 1) continue;
-    const int64_t span = t.size(d + 1) * t.stride(d + 1);
     if (t.stride(d) < span)
       fail(arg, "stride " + std::to_string(t.stride(d)) + " of dim " + std::to_string(d) + " is below the inner span " +
                     std::to_string(span) + " (rows would overlap)");

@@ -45,11 +45,13 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
     c.fail("v_out", "Hv=" + std::to_string(h.Hv) + " is not a multiple of Hk=" + std::to_string(h.Hk));
   check_head_dim(c, "q_out", q, h.Dk, "Dk");
   check_head_dim(c, "v_out", v, h.Dv, "Dv");
-  c.extent(conv_out, "conv_out", 1, 2 * h.Hk * h.Dk + h.Hv * h.Dv, "2*Hk*Dk + Hv*Dv");
   for (auto [t, name] : {std::pair{&q, "q_out"}, {&k, "k_out"}, {&v, "v_out"}}) {
     c.row_major(*t, name);
     c.no_overlap(*t, name, conv_out, "conv_out");
   }
+  // Head extents are now bounded by real, non-aliasing buffers and Dk, Dv <= 256, so the
+  // product below cannot overflow.
+  c.extent(conv_out, "conv_out", 1, 2 * h.Hk * h.Dk + h.Hv * h.Dv, "2*Hk*Dk + Hv*Dv");
   c.no_overlap(q, "q_out", k, "k_out");
   c.no_overlap(q, "q_out", v, "v_out");
   c.no_overlap(k, "k_out", v, "v_out");

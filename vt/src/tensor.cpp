@@ -43,11 +43,14 @@ TensorView make(const Buffer& buffer, DType dtype, std::initializer_list<int64_t
     if (s < 0) throw Error(Status::invalid_argument, "tensor view: negative extent " + std::to_string(s) + " in dim " + std::to_string(i));
     sh[i++] = s;
   }
+  const auto overflow = [&] {
+    return Error(Status::invalid_argument, "tensor view: its extents and strides overflow 64-bit byte offsets");
+  };
   if (contiguous) {
     int64_t stride = 1;
     for (uint32_t d = rank; d-- > 0;) {
       st[d] = stride;
-      stride *= sh[d];
+      if (__builtin_mul_overflow(stride, sh[d], &stride)) throw overflow();
     }
   } else {
     i = 0;
@@ -59,6 +62,20 @@ TensorView make(const Buffer& buffer, DType dtype, std::initializer_list<int64_t
   if (offset_bytes % dtype_size(dtype) != 0)
     throw Error(Status::invalid_argument, "tensor view: offset " + std::to_string(offset_bytes) + " is not a multiple of the " +
                                               std::string(dtype_name(dtype)) + " element size");
+  // The element count and the last byte must fit 64 bits before end_byte() may be trusted.
+  int64_t count = 1;
+  uint64_t last = 0;
+  for (uint32_t d = 0; d < rank; ++d) {
+    uint64_t term = 0;
+    if (__builtin_mul_overflow(count, sh[d], &count)) throw overflow();
+    if (sh[d] > 0 && (__builtin_mul_overflow(static_cast<uint64_t>(sh[d] - 1), static_cast<uint64_t>(st[d]), &term) ||
+                      __builtin_add_overflow(last, term, &last)))
+      throw overflow();
+  }
+  uint64_t end = 0;
+  if (count > 0 && (__builtin_add_overflow(last, uint64_t{1}, &end) || __builtin_mul_overflow(end, uint64_t{dtype_size(dtype)}, &end) ||
+                    __builtin_add_overflow(end, offset_bytes, &end)))
+    throw overflow();
   TensorView v = TensorViewBuilder::build(buffer, dtype, sh, st, rank, offset_bytes);
   if (v.end_byte() > buffer.size())
     throw Error(Status::invalid_argument, "tensor view: " + v.describe() + " at offset " + std::to_string(offset_bytes) +
