@@ -2,6 +2,7 @@
 // conversions (the same bit operations as vt/dtype.hpp, so NaN payloads match too), and the
 // portable math compiled for host and device.
 #pragma once
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -21,17 +22,9 @@ __device__ __forceinline__ uint16_t f32_to_bf16(float f) {
   return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-__device__ __forceinline__ float f16_to_f32(uint16_t h) {
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
-  const uint32_t exp = (h >> 10) & 0x1fu;
-  uint32_t mant = h & 0x3ffu;
-  if (exp == 0x1fu) return __uint_as_float(sign | 0x7f800000u | (mant << 13));
-  if (exp != 0) return __uint_as_float(sign | ((exp + 112u) << 23) | (mant << 13));
-  if (mant == 0) return __uint_as_float(sign);
-  uint32_t e = 113;
-  while ((mant & 0x400u) == 0) { mant <<= 1; --e; }
-  return __uint_as_float(sign | (e << 23) | ((mant & 0x3ffu) << 13));
-}
+// Widening f16 is exact: the hardware conversion gives the reference's value (a NaN's payload
+// may differ, which parity.md leaves unspecified).
+__device__ __forceinline__ float f16_to_f32(uint16_t h) { return __half2float(__ushort_as_half(h)); }
 
 __device__ __forceinline__ uint16_t f32_to_f16(float f) {
   const uint32_t u = __float_as_uint(f);
@@ -55,6 +48,30 @@ __device__ __forceinline__ uint16_t f32_to_f16(float f) {
   return static_cast<uint16_t>(sign | (v >> 13));
 }
 
+// Element types known at compile time, for the hot loads and stores.
+enum class Elem { f32 = VT_DTYPE_F32, f16 = VT_DTYPE_F16, bf16 = VT_DTYPE_BF16 };
+
+template <Elem E>
+struct ElemTraits;
+template <>
+struct ElemTraits<Elem::f32> {
+  using raw = float;
+  static __device__ __forceinline__ float widen(float v) { return v; }
+  static __device__ __forceinline__ float narrow(float v) { return v; }
+};
+template <>
+struct ElemTraits<Elem::f16> {
+  using raw = uint16_t;
+  static __device__ __forceinline__ float widen(uint16_t v) { return f16_to_f32(v); }
+  static __device__ __forceinline__ uint16_t narrow(float v);
+};
+template <>
+struct ElemTraits<Elem::bf16> {
+  using raw = uint16_t;
+  static __device__ __forceinline__ float widen(uint16_t v) { return __uint_as_float(uint32_t{v} << 16); }
+  static __device__ __forceinline__ uint16_t narrow(float v);
+};
+
 __device__ __forceinline__ float load(int dtype, const char* p) {
   if (dtype == VT_DTYPE_F32) return *reinterpret_cast<const float*>(p);
   const uint16_t h = *reinterpret_cast<const uint16_t*>(p);
@@ -68,6 +85,9 @@ __device__ __forceinline__ void store(int dtype, char* p, float v) {
     *reinterpret_cast<uint16_t*>(p) = dtype == VT_DTYPE_BF16 ? f32_to_bf16(v) : f32_to_f16(v);
   }
 }
+
+__device__ __forceinline__ uint16_t ElemTraits<Elem::f16>::narrow(float v) { return f32_to_f16(v); }
+__device__ __forceinline__ uint16_t ElemTraits<Elem::bf16>::narrow(float v) { return f32_to_bf16(v); }
 
 __device__ __forceinline__ int32_t load_int(int dtype, const char* p) {
   return dtype == VT_DTYPE_U8 ? int32_t{*reinterpret_cast<const uint8_t*>(p)} : *reinterpret_cast<const int32_t*>(p);

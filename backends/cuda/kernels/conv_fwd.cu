@@ -17,44 +17,24 @@ struct ConvFwdParams {
   int vector_store;
 };
 
-// x element type as stored, for vector loads of `Vec` consecutive channels.
-template <int Bytes>
-struct Raw;
-template <>
-struct Raw<2> { using type = uint16_t; };
-template <>
-struct Raw<4> { using type = float; };
-
-template <int XBytes, int Vec>
-struct alignas(XBytes * Vec) Packet {
-  typename Raw<XBytes>::type v[Vec];
+template <Elem E, int Vec>
+struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
+  typename ElemTraits<E>::raw v[Vec];
 };
 
-template <int XBytes, int Vec>
-__device__ __forceinline__ void load_vec(const char* p, int dtype, float* out) {
-  const Packet<XBytes, Vec> pk = *reinterpret_cast<const Packet<XBytes, Vec>*>(p);
+template <Elem E, int Vec>
+__device__ __forceinline__ void load_vec(const char* p, float* out) {
+  const Packet<E, Vec> pk = *reinterpret_cast<const Packet<E, Vec>*>(p);
 #pragma unroll
-  for (int i = 0; i < Vec; ++i) {
-    if constexpr (XBytes == 4) {
-      out[i] = pk.v[i];
-    } else {
-      out[i] = dtype == VT_DTYPE_BF16 ? bf16_to_f32(pk.v[i]) : f16_to_f32(pk.v[i]);
-    }
-  }
+  for (int i = 0; i < Vec; ++i) out[i] = ElemTraits<E>::widen(pk.v[i]);
 }
 
-template <int XBytes, int Vec>
-__device__ __forceinline__ void store_vec(char* p, int dtype, const float* in) {
-  Packet<XBytes, Vec> pk;
+template <Elem E, int Vec>
+__device__ __forceinline__ void store_vec(char* p, const float* in) {
+  Packet<E, Vec> pk;
 #pragma unroll
-  for (int i = 0; i < Vec; ++i) {
-    if constexpr (XBytes == 4) {
-      pk.v[i] = in[i];
-    } else {
-      pk.v[i] = dtype == VT_DTYPE_BF16 ? f32_to_bf16(in[i]) : f32_to_f16(in[i]);
-    }
-  }
-  *reinterpret_cast<Packet<XBytes, Vec>*>(p) = pk;
+  for (int i = 0; i < Vec; ++i) pk.v[i] = ElemTraits<E>::narrow(in[i]);
+  *reinterpret_cast<Packet<E, Vec>*>(p) = pk;
 }
 
 __device__ __forceinline__ int32_t clamp_token(int32_t v, int64_t T) {
@@ -62,9 +42,10 @@ __device__ __forceinline__ int32_t clamp_token(int32_t v, int64_t T) {
 }
 
 // Tokens [first, last) (local to sequence n) for channels c0..c0+Vec-1.
-template <int K, int XBytes, int Vec>
+template <int K, Elem X, int Vec>
 __device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, int64_t last, int64_t c0) {
   constexpr int W = K - 1;
+  constexpr int kXBytes = sizeof(typename ElemTraits<X>::raw);
   const int64_t begin = clamp_token(p.qsl[n], p.T);
   const int64_t end = clamp_token(p.qsl[n + 1], p.T);
   const int64_t L = end > begin ? end - begin : 0;
@@ -78,6 +59,17 @@ __device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, in
     initial = p.his.base && load_int(p.his.dtype, p.his.base + n * p.his.s0) != 0;
   }
   const int nc = static_cast<int>(p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
+  auto load_x = [&](int64_t token, float* v) {
+    const char* row = p.x.base + (begin + token) * p.x.s0 + c0 * kXBytes;
+    if constexpr (Vec > 1) {
+      load_vec<X, Vec>(row, v);
+    } else {
+      v[0] = ElemTraits<X>::widen(*reinterpret_cast<const typename ElemTraits<X>::raw*>(row));
+    }
+  };
+  auto state_at = [&](int k, int col) {
+    return p.state.base + slot * p.state.s0 + (c0 + k) * p.state.s1 + col * p.state.s2;
+  };
 
   float w[Vec][K], b[Vec];
 #pragma unroll
@@ -93,53 +85,34 @@ __device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, in
 #pragma unroll
   for (int j = 0; j < W; ++j) {
     const int64_t i = first - W + j;
+    float v[Vec];
     if (i >= 0) {
-      const char* row = p.x.base + (begin + i) * p.x.s0 + c0 * XBytes;
-      if constexpr (Vec > 1) {
-        float v[Vec];
-        load_vec<XBytes, Vec>(row, p.x.dtype, v);
-#pragma unroll
-        for (int k = 0; k < Vec; ++k) win[k][j] = v[k];
-      } else {
-        win[0][j] = load(p.x.dtype, row);
-      }
+      load_x(i, v);
     } else {
 #pragma unroll
-      for (int k = 0; k < Vec; ++k)
-        win[k][j] = (initial && k < nc)
-                        ? load(p.state.dtype, p.state.base + slot * p.state.s0 + (c0 + k) * p.state.s1 + (W + i) * p.state.s2)
-                        : 0.0f;
+      for (int k = 0; k < Vec; ++k) v[k] = (initial && k < nc) ? load(p.state.dtype, state_at(k, static_cast<int>(W + i))) : 0.0f;
     }
+#pragma unroll
+    for (int k = 0; k < Vec; ++k) win[k][j] = v[k];
   }
-  // The first run of a sequence holds the only reads of the old state; it keeps them for
-  // the roll below.
-  float old[Vec][K];
-#pragma unroll
-  for (int k = 0; k < Vec; ++k)
-#pragma unroll
-    for (int j = 0; j < W; ++j) old[k][j] = win[k][j];
 
+#pragma unroll 4
   for (int64_t t = first; t < last; ++t) {
-    const char* xrow = p.x.base + (begin + t) * p.x.s0 + c0 * XBytes;
     float xv[Vec], o[Vec];
-    if constexpr (Vec > 1) {
-      load_vec<XBytes, Vec>(xrow, p.x.dtype, xv);
-    } else {
-      xv[0] = load(p.x.dtype, xrow);
-    }
+    load_x(t, xv);
 #pragma unroll
     for (int k = 0; k < Vec; ++k) {
       win[k][W] = xv[k];
       float acc = b[k];
 #pragma unroll
       for (int j = 0; j < K; ++j) acc = fmaf(w[k][j], win[k][j], acc);
-      o[k] = p.silu ? vt::math::silu_fast(acc) : acc;
+      o[k] = p.silu ? vt::math::silu_fast(acc) : acc;  // equal to silu bit for bit
 #pragma unroll
       for (int j = 0; j < W; ++j) win[k][j] = win[k][j + 1];
     }
     char* orow = p.out.base + (begin + t) * p.out.s0;
     if (Vec > 1 && p.vector_store) {
-      store_vec<XBytes, Vec>(orow + c0 * XBytes, p.out.dtype, o);
+      store_vec<X, Vec>(orow + c0 * kXBytes, o);
     } else {
       const int ob = dtype_bytes(p.out.dtype);
 #pragma unroll
@@ -149,37 +122,27 @@ __device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, in
   }
 
   if (slot >= 0 && first == 0) {
-    // The rolled state: the last W of [old context | the sequence's tokens].
+    // The rolled state: the last W of [old context | the sequence's tokens]. Column j takes
+    // old column L + j when the sequence is shorter than W; columns are written in
+    // increasing order, so that one is still unwritten when it is read.
 #pragma unroll
     for (int j = 0; j < W; ++j) {
       const int64_t i = L - W + j;
       float v[Vec];
       if (i >= 0) {
-        const char* row = p.x.base + (begin + i) * p.x.s0 + c0 * XBytes;
-        if constexpr (Vec > 1) {
-          load_vec<XBytes, Vec>(row, p.x.dtype, v);
-        } else {
-          v[0] = load(p.x.dtype, row);
-        }
+        load_x(i, v);
       } else {
-        // i in -W..-1: still the old context. Selected with constant indices so `old`
-        // stays in registers.
 #pragma unroll
-        for (int k = 0; k < Vec; ++k) {
-          v[k] = 0.0f;
-#pragma unroll
-          for (int m = 0; m < W; ++m)
-            if (m == W + i) v[k] = old[k][m];
-        }
+        for (int k = 0; k < Vec; ++k) v[k] = (initial && k < nc) ? load(p.state.dtype, state_at(k, static_cast<int>(W + i))) : 0.0f;
       }
 #pragma unroll
       for (int k = 0; k < Vec; ++k)
-        if (k < nc) store(p.state.dtype, p.state.base + slot * p.state.s0 + (c0 + k) * p.state.s1 + j * p.state.s2, v[k]);
+        if (k < nc) store(p.state.dtype, state_at(k, j), v[k]);
     }
   }
 }
 
-template <int K, int XBytes, int Vec>
+template <int K, Elem X, int Vec>
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_fwd_kernel(const ConvFwdParams p) {
   // Programs along tokens on x (up to 2^31-1 of them), channel blocks on y.
   const int64_t c0 = (static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x) * Vec;
@@ -194,20 +157,23 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_fwd_ker
     const int32_t* qsl = p.qsl;
     vt::ops::geometry::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &n, &first);
   }
-  run_segment<K, XBytes, Vec>(p, n, first, first + p.chunk, c0);
+  run_segment<K, X, Vec>(p, n, first, first + p.chunk, c0);
+}
+
+template <int K, Elem X>
+void launch_typed(const ConvFwdParams& p, const vt::ops::geometry::ConvFwdGeometry& g, cudaStream_t s) {
+  constexpr int kVec = vt::ops::geometry::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
+  const dim3 grid(static_cast<unsigned>(g.grid_y), static_cast<unsigned>(g.grid_x));
+  const dim3 block(static_cast<unsigned>(g.block));
+  if (g.vec == kVec) conv_fwd_kernel<K, X, kVec><<<grid, block, 0, s>>>(p);
+  else conv_fwd_kernel<K, X, 1><<<grid, block, 0, s>>>(p);
 }
 
 template <int K>
-void launch_width(const ConvFwdParams& p, const vt::ops::geometry::ConvFwdGeometry& g, int x_bytes, cudaStream_t s) {
-  const dim3 grid(static_cast<unsigned>(g.grid_y), static_cast<unsigned>(g.grid_x));
-  const dim3 block(static_cast<unsigned>(g.block));
-  if (x_bytes == 4) {
-    if (g.vec == 4) conv_fwd_kernel<K, 4, 4><<<grid, block, 0, s>>>(p);
-    else conv_fwd_kernel<K, 4, 1><<<grid, block, 0, s>>>(p);
-  } else {
-    if (g.vec == 8) conv_fwd_kernel<K, 2, 8><<<grid, block, 0, s>>>(p);
-    else conv_fwd_kernel<K, 2, 1><<<grid, block, 0, s>>>(p);
-  }
+void launch_width(const ConvFwdParams& p, const vt::ops::geometry::ConvFwdGeometry& g, int x_dtype, cudaStream_t s) {
+  if (x_dtype == VT_DTYPE_F32) launch_typed<K, Elem::f32>(p, g, s);
+  else if (x_dtype == VT_DTYPE_F16) launch_typed<K, Elem::f16>(p, g, s);
+  else launch_typed<K, Elem::bf16>(p, g, s);
 }
 
 }  // namespace
@@ -254,13 +220,13 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
   switch (a.width) {
-    case 2: launch_width<2>(p, g, xb, stream); break;
-    case 3: launch_width<3>(p, g, xb, stream); break;
-    case 4: launch_width<4>(p, g, xb, stream); break;
-    case 5: launch_width<5>(p, g, xb, stream); break;
-    case 6: launch_width<6>(p, g, xb, stream); break;
-    case 7: launch_width<7>(p, g, xb, stream); break;
-    case 8: launch_width<8>(p, g, xb, stream); break;
+    case 2: launch_width<2>(p, g, a.x.dtype, stream); break;
+    case 3: launch_width<3>(p, g, a.x.dtype, stream); break;
+    case 4: launch_width<4>(p, g, a.x.dtype, stream); break;
+    case 5: launch_width<5>(p, g, a.x.dtype, stream); break;
+    case 6: launch_width<6>(p, g, a.x.dtype, stream); break;
+    case 7: launch_width<7>(p, g, a.x.dtype, stream); break;
+    case 8: launch_width<8>(p, g, a.x.dtype, stream); break;
     default: return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   return launch_status("causal_conv1d_fwd");

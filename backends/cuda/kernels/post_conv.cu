@@ -1,7 +1,7 @@
-// gdn_post_conv and its pieces. One kernel with three roles by block range: normalised
-// (or copied) q/k rows, one 32-lane warp per row so the canonical sum of squares is the
-// lane butterfly; the v copy; and the gating. The pieces launch the same kernel with only
-// their role, so the fused op equals their composition by construction.
+// gdn_post_conv and its pieces. One block per token: its q and k rows, one 32-lane warp per
+// row so the canonical sum of squares is the lane butterfly; its v row; its gates. Split and
+// gating launch the same kernel with only their part, so the fused op equals the
+// composition by construction; l2norm runs the same row function over its own rows.
 #include "common.cuh"
 #include "launch.hpp"
 
@@ -64,80 +64,88 @@ __device__ __forceinline__ void l2_row(const char* in, int in_dtype, int64_t in_
 }
 
 struct PostConvParams {
-  // rows: q/k of the split (rows_per_token = 2*Hk), or l2norm's [outer, inner, D]
   View conv_out, q, k, v, a, b, A_log, dt_bias, g, beta;
-  View l2_in, l2_out;        // l2norm op only
-  int64_t T, Hk, Hv, Dk, Dv;
-  int64_t l2_outer, l2_inner, l2_dim;
+  int64_t Hk, Hv, Dk, Dv;
   float eps;
-  int normalise;
-  int64_t row_blocks, v_blocks, gate_blocks;  // role ranges, in blocks
-  int l2_op;                  // rows come from l2_in/l2_out
-  int l2_rank3;
+  int normalise;  // q and k rows: normalised, or copied
+  int split;      // write q, k, v
+  int gate;       // write g, beta
+  int v_bulk;     // v rows are dense and share conv_out's dtype: copy 16-byte words
 };
 
-__device__ void role_rows(const PostConvParams& p, int64_t block) {
-  const int lane = threadIdx.x & 31;
-  const int64_t r = block * kWarps + (threadIdx.x >> 5);
-  if (p.l2_op) {
-    if (r >= p.l2_outer * p.l2_inner) return;
-    const int64_t i = r / p.l2_inner, j = r % p.l2_inner;
-    const bool three = p.l2_rank3 != 0;
-    const char* in = three ? p.l2_in.base + i * p.l2_in.s0 + j * p.l2_in.s1 : p.l2_in.base + j * p.l2_in.s0;
-    char* out = three ? p.l2_out.base + i * p.l2_out.s0 + j * p.l2_out.s1 : p.l2_out.base + j * p.l2_out.s0;
-    const int64_t in_step = three ? p.l2_in.s2 : p.l2_in.s1, out_step = three ? p.l2_out.s2 : p.l2_out.s1;
-    l2_row(in, p.l2_in.dtype, in_step, out, p.l2_out.dtype, out_step, p.l2_dim, p.eps, 1, lane);
-    return;
-  }
-  if (r >= p.T * 2 * p.Hk) return;
-  const int64_t t = r / (2 * p.Hk), h = r % (2 * p.Hk);
-  const View& dst = h < p.Hk ? p.q : p.k;
-  const int64_t hh = h < p.Hk ? h : h - p.Hk;
-  const char* in = p.conv_out.base + t * p.conv_out.s0 + h * p.Dk * p.conv_out.s1;
-  char* out = dst.base + t * dst.s0 + hh * dst.s1;
-  l2_row(in, p.conv_out.dtype, p.conv_out.s1, out, dst.dtype, dst.s2, p.Dk, p.eps, p.normalise, lane);
-}
-
-__device__ void role_v(const PostConvParams& p, int64_t block) {
-  const int64_t e = block * kThreads + threadIdx.x;
-  const int64_t per_token = p.Hv * p.Dv;
-  if (e >= p.T * per_token) return;
-  const int64_t t = e / per_token, j = e % per_token, h = j / p.Dv, d = j % p.Dv;
-  const float x = load(p.conv_out.dtype, p.conv_out.base + t * p.conv_out.s0 + (2 * p.Hk * p.Dk + j) * p.conv_out.s1);
-  store(p.v.dtype, p.v.base + t * p.v.s0 + h * p.v.s1 + d * p.v.s2, x);
-}
-
 // g = -(exp(A_log) * softplus(a + dt_bias)), beta = sigmoid(b): the reference's order.
-__device__ void role_gate(const PostConvParams& p, int64_t block) {
-  const int64_t e = block * kThreads + threadIdx.x;
-  if (e >= p.T * p.Hv) return;
-  const int64_t t = e / p.Hv, h = e % p.Hv;
+__device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, int64_t h) {
   const float u = load(p.a.dtype, p.a.base + t * p.a.s0 + h * p.a.s1) + load(VT_DTYPE_F32, p.dt_bias.base + h * p.dt_bias.s0);
   const float sp = vt::math::softplus(u);
   const float ex = vt::math::exp(load(VT_DTYPE_F32, p.A_log.base + h * p.A_log.s0));
   store(VT_DTYPE_F32, p.g.base + t * p.g.s0 + h * p.g.s1, -(ex * sp));
   const float bv = load(p.b.dtype, p.b.base + t * p.b.s0 + h * p.b.s1);
-  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, vt::math::sigmoid_fast(bv));
+  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, vt::math::sigmoid_fast(bv));  // == sigmoid
 }
 
+// One block per token: its q and k rows one warp each, its v row, its gates.
 __global__ void __launch_bounds__(kThreads) post_conv_kernel(const PostConvParams p) {
-  int64_t block = blockIdx.x;
-  if (block < p.row_blocks) return role_rows(p, block);
-  block -= p.row_blocks;
-  if (block < p.v_blocks) return role_v(p, block);
-  block -= p.v_blocks;
-  if (block < p.gate_blocks) role_gate(p, block);
+  const int64_t t = blockIdx.x;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (p.split) {
+    const char* row = p.conv_out.base + t * p.conv_out.s0;
+    for (int64_t r = warp; r < 2 * p.Hk; r += kWarps) {
+      const View& dst = r < p.Hk ? p.q : p.k;
+      const int64_t h = r < p.Hk ? r : r - p.Hk;
+      l2_row(row + r * p.Dk * p.conv_out.s1, p.conv_out.dtype, p.conv_out.s1, dst.base + t * dst.s0 + h * dst.s1, dst.dtype,
+             dst.s2, p.Dk, p.eps, p.normalise, lane);
+    }
+    const char* vin = row + 2 * p.Hk * p.Dk * p.conv_out.s1;
+    char* vout = p.v.base + t * p.v.s0;
+    if (p.v_bulk) {
+      const int64_t words = p.Hv * p.Dv * p.conv_out.s1 / 16;
+      for (int64_t i = threadIdx.x; i < words; i += kThreads)
+        reinterpret_cast<uint4*>(vout)[i] = reinterpret_cast<const uint4*>(vin)[i];
+    } else {
+      for (int64_t h = 0; h < p.Hv; ++h)
+        for (int64_t d = threadIdx.x; d < p.Dv; d += kThreads)
+          store(p.v.dtype, vout + h * p.v.s1 + d * p.v.s2, load(p.conv_out.dtype, vin + (h * p.Dv + d) * p.conv_out.s1));
+    }
+  }
+  if (p.gate)
+    for (int64_t h = threadIdx.x; h < p.Hv; h += kThreads) gate_head(p, t, h);
 }
 
-vt_status launch(const PostConvParams& p, cudaStream_t stream, const char* op) {
-  const int64_t blocks = p.row_blocks + p.v_blocks + p.gate_blocks;
-  if (blocks == 0) return VT_OK;
-  if (blocks > 0x7fffffff) return launch_error("post-conv: grid too large");
-  post_conv_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p);
+// l2norm's rows [outer, inner, D] (rank 2 is [1, R, D]), one warp each.
+struct L2Params {
+  View in, out;
+  int64_t outer, inner, dim;
+  float eps;
+  int rank3;
+};
+
+__global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
+  const int lane = threadIdx.x & 31;
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * kWarps + (threadIdx.x >> 5);
+  if (r >= p.outer * p.inner) return;
+  const int64_t i = r / p.inner, j = r % p.inner;
+  const char* in = p.rank3 ? p.in.base + i * p.in.s0 + j * p.in.s1 : p.in.base + j * p.in.s0;
+  char* out = p.rank3 ? p.out.base + i * p.out.s0 + j * p.out.s1 : p.out.base + j * p.out.s0;
+  l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1, lane);
+}
+
+vt_status launch(const PostConvParams& p, int64_t tokens, cudaStream_t stream, const char* op) {
+  if (tokens == 0) return VT_OK;
+  if (tokens > 0x7fffffff) return launch_error("post-conv: more than 2^31-1 tokens");
+  post_conv_kernel<<<static_cast<unsigned>(tokens), kThreads, 0, stream>>>(p);
   return launch_status(op);
 }
 
-int64_t blocks_for(int64_t items, int64_t per_block) { return (items + per_block - 1) / per_block; }
+// v rows can be copied as 16-byte words when both sides are dense, aligned and of one dtype.
+int v_bulk(const View& conv_out, const View& v, int64_t hv, int64_t dv) {
+  const int64_t e = dtype_bytes(conv_out.dtype);
+  const bool dense = conv_out.s1 == e && v.s2 == e && v.s1 == dv * e;
+  const bool aligned = reinterpret_cast<uintptr_t>(conv_out.base) % 16 == 0 && reinterpret_cast<uintptr_t>(v.base) % 16 == 0 &&
+                       conv_out.s0 % 16 == 0 && v.s0 % 16 == 0 && (hv * dv * e) % 16 == 0;
+  // The v block starts 2*Hk*Dk elements into the row; Dk is a multiple of 8, so 16 bytes
+  // for 16-bit types and a multiple of 32 for f32.
+  return dense && aligned && conv_out.dtype == v.dtype;
+}
 
 }  // namespace
 
@@ -153,17 +161,16 @@ vt_status launch_post_conv(const vt_gdn_post_conv_args& a, cudaStream_t stream) 
   p.dt_bias = view_of(a.dt_bias);
   p.g = view_of(a.g_out);
   p.beta = view_of(a.beta_out);
-  p.T = a.num_tokens;
   p.Hk = a.key_heads;
   p.Hv = a.value_heads;
   p.Dk = a.key_dim;
   p.Dv = a.value_dim;
   p.eps = a.eps;
   p.normalise = a.l2norm != 0;
-  p.row_blocks = blocks_for(p.T * 2 * p.Hk, kWarps);
-  p.v_blocks = blocks_for(p.T * p.Hv * p.Dv, kThreads);
-  p.gate_blocks = blocks_for(p.T * p.Hv, kThreads);
-  return launch(p, stream, "gdn_post_conv");
+  p.split = 1;
+  p.gate = 1;
+  p.v_bulk = v_bulk(p.conv_out, p.v, p.Hv, p.Dv);
+  return launch(p, a.num_tokens, stream, "gdn_post_conv");
 }
 
 vt_status launch_split(const vt_gdn_split_args& a, cudaStream_t stream) {
@@ -172,15 +179,13 @@ vt_status launch_split(const vt_gdn_split_args& a, cudaStream_t stream) {
   p.q = view_of(a.q_out);
   p.k = view_of(a.k_out);
   p.v = view_of(a.v_out);
-  p.T = a.num_tokens;
   p.Hk = a.key_heads;
   p.Hv = a.value_heads;
   p.Dk = a.key_dim;
   p.Dv = a.value_dim;
-  p.normalise = 0;
-  p.row_blocks = blocks_for(p.T * 2 * p.Hk, kWarps);
-  p.v_blocks = blocks_for(p.T * p.Hv * p.Dv, kThreads);
-  return launch(p, stream, "gdn_split");
+  p.split = 1;
+  p.v_bulk = v_bulk(p.conv_out, p.v, p.Hv, p.Dv);
+  return launch(p, a.num_tokens, stream, "gdn_split");
 }
 
 vt_status launch_gating(const vt_gdn_gating_args& a, cudaStream_t stream) {
@@ -191,24 +196,25 @@ vt_status launch_gating(const vt_gdn_gating_args& a, cudaStream_t stream) {
   p.dt_bias = view_of(a.dt_bias);
   p.g = view_of(a.g_out);
   p.beta = view_of(a.beta_out);
-  p.T = a.num_tokens;
   p.Hv = a.value_heads;
-  p.gate_blocks = blocks_for(p.T * p.Hv, kThreads);
-  return launch(p, stream, "gdn_gating");
+  p.gate = 1;
+  return launch(p, a.num_tokens, stream, "gdn_gating");
 }
 
 vt_status launch_l2norm(const vt_l2norm_args& a, cudaStream_t stream) {
-  PostConvParams p{};
-  p.l2_op = 1;
-  p.l2_rank3 = a.x.rank == 3;
-  p.l2_in = view_of(a.x);
-  p.l2_out = view_of(a.out);
-  p.l2_outer = a.outer;
-  p.l2_inner = a.inner;
-  p.l2_dim = a.dim;
+  L2Params p{};
+  p.in = view_of(a.x);
+  p.out = view_of(a.out);
+  p.outer = a.outer;
+  p.inner = a.inner;
+  p.dim = a.dim;
   p.eps = a.eps;
-  p.row_blocks = blocks_for(a.outer * a.inner, kWarps);
-  return launch(p, stream, "l2norm");
+  p.rank3 = a.x.rank == 3;
+  const int64_t blocks = (a.outer * a.inner + kWarps - 1) / kWarps;
+  if (blocks == 0) return VT_OK;
+  if (blocks > 0x7fffffff) return launch_error("l2norm: too many rows");
+  l2norm_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p);
+  return launch_status("l2norm");
 }
 
 }  // namespace vt::cuda::kern
