@@ -34,6 +34,8 @@ const std::vector<Def>& defs() {
       {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"}, Kind::int_set, {0, 1, 2}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
       {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive},
+      {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"}, Kind::int_set,
+       {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
       {{"VT_MATH_EXHAUSTIVE", "0|1", "tests only: run the exhaustive math sweeps"}, Kind::flag},
   };
   return d;

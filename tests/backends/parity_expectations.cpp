@@ -1,0 +1,52 @@
+// The parity suite's per-backend expectations (tests/parity/expectations.hpp): the contract
+// of parity.md per backend, the provider each op must report, and declared gaps. A backend
+// listed here but not built or not loadable shows as a skipped availability test.
+#include "../parity/expectations.hpp"
+
+namespace vt::parity {
+namespace {
+
+using opcheck::Tolerance;
+
+// The same provider name for every op.
+std::vector<std::pair<vt_op_id, std::string>> every_op(const std::string& name) {
+  return {{VT_OP_CAUSAL_CONV1D_FWD, name}, {VT_OP_CAUSAL_CONV1D_UPDATE, name}, {VT_OP_GDN_POST_CONV, name},
+          {VT_OP_L2NORM, name},            {VT_OP_GDN_GATING, name},           {VT_OP_GDN_SPLIT, name}};
+}
+
+}  // namespace
+
+const std::vector<BackendExpectation>& backend_expectations() {
+  static const std::vector<BackendExpectation> table = {
+      // The fast provider (above the scalar reference and its own baseline variant).
+      {"cpu", {Tolerance::Mode::bitwise, 0}, every_op("fast"), {}, {}},
+      {"cuda",
+       {Tolerance::Mode::bitwise, 0},
+       {{VT_OP_CAUSAL_CONV1D_FWD, "cuda.conv_fwd"},
+        {VT_OP_CAUSAL_CONV1D_UPDATE, "cuda.conv_update"},
+        {VT_OP_GDN_POST_CONV, "cuda.post_conv"},
+        {VT_OP_L2NORM, "cuda.l2norm"},
+        {VT_OP_GDN_GATING, "cuda.gating"},
+        {VT_OP_GDN_SPLIT, "cuda.split"}},
+       {},
+       {}},
+      // Bit-identical by contract; until it registers providers, the default rule (anything
+      // but the reference) checks the names.
+      {"rocm", {Tolerance::Mode::bitwise, 0}, {}, {}, {}},
+      // Bit-identical: the shaders round exactly like the reference even where the driver's
+      // fma is not fused (lavapipe), division and square root are corrected to IEEE.
+      {"vulkan",
+       {Tolerance::Mode::bitwise, 0},
+       {{VT_OP_CAUSAL_CONV1D_FWD, "vulkan.conv_fwd"},
+        {VT_OP_CAUSAL_CONV1D_UPDATE, "vulkan.conv_update"},
+        {VT_OP_GDN_POST_CONV, "vulkan.post_conv"},
+        {VT_OP_L2NORM, "vulkan.l2norm"},
+        {VT_OP_GDN_GATING, "vulkan.gating"},
+        {VT_OP_GDN_SPLIT, "vulkan.split"}},
+       {},
+       {}},
+  };
+  return table;
+}
+
+}  // namespace vt::parity
