@@ -12,10 +12,12 @@ function(vt_add_plugin backend)
   set(target vt-backend-${backend})
   add_library(${target} MODULE ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE vt_abi vt_warnings ${ARG_LIBRARIES})
+  target_link_options(${target} PRIVATE "-Wl,--version-script=${VT_PLUGIN_MAP}")
   # --no-undefined catches a missing library at link time; sanitizer builds leave the
   # runtime's symbols to the executable, so they skip it.
-  target_link_options(${target} PRIVATE "-Wl,--version-script=${VT_PLUGIN_MAP}"
-    $<$<NOT:$<BOOL:${VT_SANITIZE}>>:-Wl,--no-undefined>)
+  if(NOT VT_SANITIZE)
+    target_link_options(${target} PRIVATE "-Wl,--no-undefined")
+  endif()
   set_target_properties(${target} PROPERTIES PREFIX "lib" LINK_DEPENDS "${VT_PLUGIN_MAP}")
   if(ARG_OUTPUT_DIRECTORY)
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}")

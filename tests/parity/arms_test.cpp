@@ -1,0 +1,158 @@
+// Arms (parity.md): for each op and device, every registered provider is forced in turn (a
+// runtime per provider with all the others disabled), alone and with each variant switch of
+// performance.md, over the op's catalog cases; all results must be byte-identical, NaN
+// payloads included.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "case_catalog.hpp"
+#include "case_run.hpp"
+#include "device_axis.hpp"
+#include "vt/error.hpp"
+#include "vt/knobs.hpp"
+#include "vt/op_id.hpp"
+#include "vt/opcheck/compare.hpp"
+#include "vt/opcheck/random.hpp"
+
+namespace vt::parity {
+namespace {
+
+// The run-time variant switches (performance.md, "Variants") and the ops they concern: each
+// setting forces one variant inside a provider; a provider without that variant ignores it.
+struct Switch {
+  const char* knob;
+  int64_t value;
+  bool conv;  // concerns the conv ops, else gdn_post_conv
+  bool applies_to(vt_op_id op) const {
+    return conv ? op == VT_OP_CAUSAL_CONV1D_FWD || op == VT_OP_CAUSAL_CONV1D_UPDATE : op == VT_OP_GDN_POST_CONV;
+  }
+};
+constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, true},
+                                       {"VT_CONV_REG", 0, true},
+                                       {"VT_CONV_CHANNEL_TILE", 1, true},
+                                       {"VT_CONV_CHANNEL_TILE", 2, true},
+                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, false}};
+
+struct Arm {
+  std::string provider;
+  std::optional<Switch> variant;
+  std::string label() const {
+    return variant ? provider + " " + variant->knob + "=" + std::to_string(variant->value) : provider;
+  }
+};
+
+struct ArmsParam {
+  vt_op_id op;
+  std::string device;
+};
+
+void PrintTo(const ArmsParam& p, std::ostream* os) { *os << op_name(p.op) << " on " << p.device; }
+
+std::vector<ArmsParam> arms_params() {
+  std::vector<ArmsParam> out;
+  for (const std::string& device : device_names())
+    for (vt_op_id op : kAllOps) out.push_back({op, device});
+  return out;
+}
+
+std::vector<Arm> arms_of(vt_op_id op, const std::string& backend) {
+  std::vector<Arm> arms;
+  for (const ProviderCounts& p : parity_runtime().registry().providers(op, backend)) {
+    arms.push_back({p.name, std::nullopt});
+    for (const Switch& s : kVariantSwitches)
+      if (s.applies_to(op)) arms.push_back({p.name, s});
+  }
+  return arms;
+}
+
+// One arm's results per case; nullopt where the arm declined the case or the device.
+using ArmResults = std::vector<std::optional<opcheck::Images>>;
+
+ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vector<const CaseSpec*>& cases,
+                   const std::string& device_name, uint64_t base) {
+  Knobs knobs;
+  for (const Arm& other : all)
+    if (other.provider != arm.provider &&
+        std::find(knobs.disable_providers.begin(), knobs.disable_providers.end(), other.provider) ==
+            knobs.disable_providers.end())
+      knobs.disable_providers.push_back(other.provider);
+  if (arm.variant) knobs.ints[arm.variant->knob] = arm.variant->value;
+  Runtime rt(knobs);
+  rt.load();
+  const Device device = rt.device(device_name);
+  ArmResults results;
+  for (const CaseSpec* spec : cases) {
+    auto c = spec->make(opcheck::case_seed(base, spec->name));
+    try {
+      DeviceRun run = run_on_device(*c, device);
+      EXPECT_EQ(run.provider, arm.provider) << spec->name << ": forcing arm '" << arm.label() << "' ran another provider";
+      results.push_back(std::move(run.images));
+    } catch (const Error& e) {
+      if (e.code() != Status::unsupported && e.code() != Status::not_found) ADD_FAILURE() << spec->name << ": " << e.what();
+      results.push_back(std::nullopt);  // this arm does not serve the case
+    }
+  }
+  return results;
+}
+
+TEST(ParityArmSwitches, AreKnownKnobs) {
+  for (const Switch& s : kVariantSwitches)
+    EXPECT_TRUE(std::any_of(Knobs::specs().begin(), Knobs::specs().end(),
+                            [&](const KnobSpec& k) { return std::string_view(k.name) == s.knob; }))
+        << s.knob << " is not a knob any more: the arms would not force that variant";
+}
+
+class ParityArms : public testing::TestWithParam<ArmsParam> {};
+
+TEST_P(ParityArms, AgreeBytewise) {
+  const auto& [op, device_name] = GetParam();
+  const Device device = parity_runtime().device(device_name);
+  const std::vector<Arm> arms = arms_of(op, device.backend());
+  if (arms.empty()) GTEST_SKIP() << device.backend() << " registers no provider for " << op_name(op);
+  std::vector<const CaseSpec*> cases;
+  for (const CaseSpec& spec : case_catalog())
+    if (spec.op == op) cases.push_back(&spec);
+
+  const uint64_t base = base_seed();
+  std::vector<ArmResults> results;
+  for (const Arm& arm : arms) results.push_back(run_arm(arm, arms, cases, device_name, base));
+  std::cout << op_name(op) << " on " << device_name << ": " << arms.size() << " arms over " << cases.size() << " cases:";
+  for (size_t a = 0; a < arms.size(); ++a)
+    std::cout << " [" << arms[a].label() << ": "
+              << std::count_if(results[a].begin(), results[a].end(), [](const auto& r) { return r.has_value(); })
+              << " ran]";
+  std::cout << "\n";
+
+  const opcheck::Tolerance bytes{opcheck::Tolerance::Mode::bytes, 0};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const opcheck::Images* first = nullptr;
+    size_t first_arm = 0;
+    for (size_t a = 0; a < arms.size(); ++a) {
+      if (!results[a][i]) continue;
+      if (!first) {
+        first = &*results[a][i];
+        first_arm = a;
+        continue;
+      }
+      const uint64_t seed = opcheck::case_seed(base, cases[i]->name);
+      const auto layout = cases[i]->make(seed);
+      const opcheck::Report r = opcheck::compare(layout->memory(), *first, *results[a][i], bytes);
+      EXPECT_TRUE(r.passed) << replay_hint(*cases[i], base, seed) << "\n  arm '" << arms[a].label() << "' against arm '"
+                            << arms[first_arm].label() << "': " << r.summary() << "\n"
+                            << r.details();
+    }
+  }
+}
+
+std::string arms_name(const testing::TestParamInfo<ArmsParam>& info) {
+  return std::string(op_name(info.param.op)) + "__" + test_name_part(info.param.device);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, ParityArms, testing::ValuesIn(arms_params()), arms_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParityArms);
+
+}  // namespace
+}  // namespace vt::parity

@@ -1,0 +1,322 @@
+#include "case_catalog.hpp"
+
+#include "vt/opcheck/gdn_cases.hpp"
+
+namespace vt::parity {
+namespace {
+
+using opcheck::ConvFwdParams;
+using opcheck::ConvUpdateParams;
+using opcheck::GatingParams;
+using opcheck::L2NormParams;
+using opcheck::PostConvParams;
+using opcheck::SplitParams;
+
+constexpr vt_op_id op_of(const ConvFwdParams&) { return VT_OP_CAUSAL_CONV1D_FWD; }
+constexpr vt_op_id op_of(const ConvUpdateParams&) { return VT_OP_CAUSAL_CONV1D_UPDATE; }
+constexpr vt_op_id op_of(const PostConvParams&) { return VT_OP_GDN_POST_CONV; }
+constexpr vt_op_id op_of(const L2NormParams&) { return VT_OP_L2NORM; }
+constexpr vt_op_id op_of(const GatingParams&) { return VT_OP_GDN_GATING; }
+constexpr vt_op_id op_of(const SplitParams&) { return VT_OP_GDN_SPLIT; }
+
+class Catalog {
+ public:
+  // A case: the op's default parameters changed by `edit`.
+  template <class Params, class Edit>
+  void add(const std::string& name, Edit edit) {
+    Params p;
+    edit(p);
+    cases_.push_back({name, op_of(p), [name, p](uint64_t seed) { return opcheck::make_case(name, p, seed); }});
+  }
+  std::vector<CaseSpec> take() { return std::move(cases_); }
+
+ private:
+  std::vector<CaseSpec> cases_;
+};
+
+std::string tag(DType t) { return std::string(dtype_name(t)); }
+
+constexpr DType kActivations[] = {DType::f32, DType::f16, DType::bf16};
+
+// "f32 or x's dtype": one choice when x is f32.
+std::vector<DType> f32_or(DType x) {
+  return x == DType::f32 ? std::vector<DType>{DType::f32} : std::vector<DType>{DType::f32, x};
+}
+
+// Every conv dtype combination: x f32, f16 or bf16; weight, out and state each f32 or x's.
+template <class F>
+void for_each_conv_dtypes(F f) {
+  for (DType x : kActivations)
+    for (DType w : f32_or(x))
+      for (DType o : f32_or(x))
+        for (DType s : f32_or(x)) f(x, w, o, s);
+}
+
+void conv_fwd_cases(Catalog& c) {
+  for (int64_t k = 2; k <= 8; ++k)
+    c.add<ConvFwdParams>("fwd_k" + std::to_string(k), [k](ConvFwdParams& p) {
+      p.width = k;
+      p.lengths = {6, 1, 9, 2};  // lengths below W once K > 3
+      p.silu = k % 2 == 0;
+    });
+  for_each_conv_dtypes([&](DType x, DType w, DType o, DType s) {
+    c.add<ConvFwdParams>("fwd_x" + tag(x) + "_w" + tag(w) + "_out" + tag(o) + "_state" + tag(s), [=](ConvFwdParams& p) {
+      p.channels = 100;
+      p.x = x, p.weight = w, p.out = o, p.state = s;
+      p.lengths = {7, 3, 0, 5};
+    });
+  });
+  c.add<ConvFwdParams>("fwd_c3", [](ConvFwdParams& p) { p.channels = 3; });
+  c.add<ConvFwdParams>("fwd_short_seqs", [](ConvFwdParams& p) {
+    p.width = 6;
+    p.lengths = {1, 2, 1, 4};
+    p.initial = ConvFwdParams::Initial::all;
+  });
+  c.add<ConvFwdParams>("fwd_empty_seqs", [](ConvFwdParams& p) { p.lengths = {0, 4, 0, 3, 0}; });
+  c.add<ConvFwdParams>("fwd_t0", [](ConvFwdParams& p) { p.lengths = {0, 0}; });
+  c.add<ConvFwdParams>("fwd_n0", [](ConvFwdParams& p) { p.lengths = {}; });
+  c.add<ConvFwdParams>("fwd_padding", [](ConvFwdParams& p) {
+    p.lengths = {4, 5, 2, 3, 6};
+    p.slots = {3, -1, 0, -7, 5};
+    p.num_slots = 7;
+  });
+  c.add<ConvFwdParams>("fwd_slot_out_of_range", [](ConvFwdParams& p) {
+    p.lengths = {4, 3, 5};
+    p.slots = {1, 9, 0};
+    p.num_slots = 4;
+    p.host_indices = false;  // validation would reject the slot; the kernel must skip it
+  });
+  c.add<ConvFwdParams>("fwd_initial_absent", [](ConvFwdParams& p) { p.initial = ConvFwdParams::Initial::absent; });
+  c.add<ConvFwdParams>("fwd_initial_all", [](ConvFwdParams& p) { p.initial = ConvFwdParams::Initial::all; });
+  c.add<ConvFwdParams>("fwd_initial_i32", [](ConvFwdParams& p) {
+    p.lengths = {3, 4, 5, 6};
+    p.initial_dtype = DType::i32;
+  });
+  c.add<ConvFwdParams>("fwd_stateless", [](ConvFwdParams& p) {
+    p.stateless = true;
+    p.initial = ConvFwdParams::Initial::absent;
+    p.lengths = {5, 0, 8};
+  });
+  c.add<ConvFwdParams>("fwd_stateless_plan", [](ConvFwdParams& p) {
+    p.stateless = true;
+    p.initial = ConvFwdParams::Initial::absent;
+    p.lengths = {5, 0, 19};
+    p.plan_chunk = 8;
+  });
+  for (int32_t chunk : {1, 3, 8})
+    c.add<ConvFwdParams>("fwd_plan_chunk" + std::to_string(chunk), [chunk](ConvFwdParams& p) {
+      p.lengths = {9, 0, 17, 1, 4};
+      p.slots = {2, 4, -1, 0, 1};
+      p.num_slots = 6;
+      p.plan_chunk = chunk;
+    });
+  c.add<ConvFwdParams>("fwd_state_swc", [](ConvFwdParams& p) { p.transposed_state = true; });
+  c.add<ConvFwdParams>("fwd_state_swc_bf16", [](ConvFwdParams& p) {
+    p.transposed_state = true;
+    p.x = p.state = p.out = DType::bf16;
+    p.width = 3;
+  });
+  c.add<ConvFwdParams>("fwd_row_views", [](ConvFwdParams& p) {
+    p.x_row_extra = 13;
+    p.out_row_extra = 5;
+    p.x = DType::bf16;
+  });
+  c.add<ConvFwdParams>("fwd_no_silu_no_bias", [](ConvFwdParams& p) {
+    p.silu = false;
+    p.bias = false;
+  });
+  c.add<ConvFwdParams>("fwd_nan_inf_silu", [](ConvFwdParams& p) {
+    p.specials = true;
+    p.lengths = {12, 9};
+  });
+  c.add<ConvFwdParams>("fwd_nan_inf_f16", [](ConvFwdParams& p) {
+    p.specials = true;
+    p.silu = false;
+    p.x = p.out = p.state = DType::f16;
+    p.lengths = {12, 9};
+  });
+  c.add<ConvFwdParams>("fwd_medium", [](ConvFwdParams& p) {  // a few hundred tokens over a wider row
+    p.channels = 200;
+    p.x = p.out = DType::bf16;
+    p.lengths = {90, 1, 0, 64, 33};
+    p.plan_chunk = 8;
+  });
+}
+
+void conv_update_cases(Catalog& c) {
+  for (int64_t k = 2; k <= 8; ++k)
+    c.add<ConvUpdateParams>("upd_k" + std::to_string(k), [k](ConvUpdateParams& p) {
+      p.width = k;
+      p.tokens = k % 2 ? 0 : 2;
+    });
+  for_each_conv_dtypes([&](DType x, DType w, DType o, DType s) {
+    c.add<ConvUpdateParams>("upd_x" + tag(x) + "_w" + tag(w) + "_out" + tag(o) + "_state" + tag(s), [=](ConvUpdateParams& p) {
+      p.x = x, p.weight = w, p.out = o, p.state = s;
+      p.tokens = 2;
+    });
+  });
+  c.add<ConvUpdateParams>("upd_bc", [](ConvUpdateParams& p) { p.tokens = 0; });
+  c.add<ConvUpdateParams>("upd_blc", [](ConvUpdateParams& p) { p.tokens = 4; });
+  c.add<ConvUpdateParams>("upd_in_place_bc", [](ConvUpdateParams& p) { p.in_place = true; });
+  c.add<ConvUpdateParams>("upd_in_place_blc_bf16", [](ConvUpdateParams& p) {
+    p.in_place = true;
+    p.tokens = 3;
+    p.x = p.state = DType::bf16;
+  });
+  c.add<ConvUpdateParams>("upd_no_indices", [](ConvUpdateParams& p) {
+    p.indices = false;
+    p.tokens = 2;
+  });
+  c.add<ConvUpdateParams>("upd_no_indices_in_place", [](ConvUpdateParams& p) {
+    p.indices = false;
+    p.in_place = true;
+  });
+  c.add<ConvUpdateParams>("upd_padding", [](ConvUpdateParams& p) {
+    p.batch = 7;
+    p.padding = 3;
+    p.tokens = 2;
+  });
+  c.add<ConvUpdateParams>("upd_all_padding", [](ConvUpdateParams& p) { p.padding = p.batch; });
+  c.add<ConvUpdateParams>("upd_state_swc", [](ConvUpdateParams& p) {
+    p.transposed_state = true;
+    p.tokens = 3;
+  });
+  c.add<ConvUpdateParams>("upd_row_view", [](ConvUpdateParams& p) {
+    p.x_row_extra = 11;
+    p.tokens = 2;
+  });
+  c.add<ConvUpdateParams>("upd_no_silu_no_bias", [](ConvUpdateParams& p) {
+    p.silu = false;
+    p.bias = false;
+  });
+  c.add<ConvUpdateParams>("upd_nan_inf", [](ConvUpdateParams& p) {
+    p.specials = true;
+    p.tokens = 3;
+  });
+  c.add<ConvUpdateParams>("upd_no_host_indices", [](ConvUpdateParams& p) { p.host_indices = false; });
+  c.add<ConvUpdateParams>("upd_medium", [](ConvUpdateParams& p) {
+    p.channels = 300;
+    p.batch = 24;
+    p.padding = 4;
+    p.x = p.out = DType::bf16;
+  });
+}
+
+void post_conv_cases(Catalog& c) {
+  for (DType in : kActivations)
+    for (DType gate : f32_or(in))
+      for (DType out : f32_or(in)) {
+        c.add<PostConvParams>("post_in" + tag(in) + "_gate" + tag(gate) + "_out" + tag(out), [=](PostConvParams& p) {
+          p.in = in, p.gate = gate, p.out = out;
+        });
+      }
+  c.add<PostConvParams>("post_no_l2norm", [](PostConvParams& p) { p.l2norm = false; });
+  c.add<PostConvParams>("post_no_l2norm_bf16", [](PostConvParams& p) {
+    p.l2norm = false;
+    p.in = p.out = DType::bf16;
+  });
+  for (DType in : kActivations)
+    c.add<PostConvParams>("post_special_rows_" + tag(in), [in](PostConvParams& p) {
+      p.in = p.out = in;
+      p.tokens = 10;
+      p.special_rows = true;
+    });
+  c.add<PostConvParams>("post_softplus_threshold", [](PostConvParams& p) { p.softplus_threshold = true; });
+  c.add<PostConvParams>("post_softplus_threshold_bf16", [](PostConvParams& p) {
+    p.softplus_threshold = true;
+    p.in = p.gate = DType::bf16;
+  });
+  c.add<PostConvParams>("post_row_views", [](PostConvParams& p) { p.row_extra = 9; });
+  c.add<PostConvParams>("post_hv_eq_hk", [](PostConvParams& p) {
+    p.key_heads = p.value_heads = 3;
+    p.key_dim = 40;
+    p.value_dim = 24;
+  });
+  c.add<PostConvParams>("post_hv_3hk_dk8_dv256", [](PostConvParams& p) {
+    p.tokens = 3;
+    p.key_heads = 1;
+    p.value_heads = 3;
+    p.key_dim = 8;
+    p.value_dim = 256;
+  });
+  c.add<PostConvParams>("post_medium_dk128", [](PostConvParams& p) {
+    p.tokens = 24;
+    p.key_dim = p.value_dim = 128;
+    p.in = p.out = p.gate = DType::bf16;
+  });
+}
+
+void l2norm_cases(Catalog& c) {
+  for (DType in : kActivations)
+    for (DType out : f32_or(in)) {
+      c.add<L2NormParams>("l2n_rank2_in" + tag(in) + "_out" + tag(out), [=](L2NormParams& p) { p.in = in, p.out = out; });
+    }
+  c.add<L2NormParams>("l2n_rank3", [](L2NormParams& p) {
+    p.rows = 4;
+    p.heads = 3;
+    p.dim = 40;
+  });
+  c.add<L2NormParams>("l2n_rank3_row_view_bf16", [](L2NormParams& p) {
+    p.rows = 4;
+    p.heads = 3;
+    p.dim = 24;
+    p.row_extra = 8;
+    p.in = DType::bf16;
+  });
+  c.add<L2NormParams>("l2n_rank2_row_view", [](L2NormParams& p) { p.row_extra = 5; });
+  for (int64_t d : {1, 8, 33, 256})
+    c.add<L2NormParams>("l2n_dim" + std::to_string(d), [d](L2NormParams& p) { p.dim = d; });
+  c.add<L2NormParams>("l2n_special_rows", [](L2NormParams& p) {
+    p.rows = 10;
+    p.special_rows = true;
+  });
+  c.add<L2NormParams>("l2n_special_rows_eps0", [](L2NormParams& p) {  // a tiny row's norm is 0: 1/sqrt(0) = inf
+    p.rows = 10;
+    p.special_rows = true;
+    p.eps = 0.0f;
+  });
+}
+
+void gating_cases(Catalog& c) {
+  for (DType gate : kActivations)
+    c.add<GatingParams>("gate_" + tag(gate), [gate](GatingParams& p) { p.gate = gate; });
+  c.add<GatingParams>("gate_softplus_threshold", [](GatingParams& p) { p.softplus_threshold = true; });
+  c.add<GatingParams>("gate_row_view_bf16", [](GatingParams& p) {
+    p.row_extra = 6;
+    p.gate = DType::bf16;
+  });
+  c.add<GatingParams>("gate_nan_inf", [](GatingParams& p) {
+    p.specials = true;
+    p.tokens = 12;
+  });
+}
+
+void split_cases(Catalog& c) {
+  for (DType in : kActivations)
+    for (DType out : f32_or(in)) {
+      c.add<SplitParams>("split_in" + tag(in) + "_out" + tag(out), [=](SplitParams& p) { p.in = in, p.out = out; });
+    }
+  c.add<SplitParams>("split_row_view", [](SplitParams& p) { p.row_extra = 7; });
+  c.add<SplitParams>("split_nan_inf_bf16", [](SplitParams& p) {
+    p.specials = true;
+    p.in = DType::bf16;
+  });
+}
+
+}  // namespace
+
+const std::vector<CaseSpec>& case_catalog() {
+  static const std::vector<CaseSpec> cases = [] {
+    Catalog c;
+    conv_fwd_cases(c);
+    conv_update_cases(c);
+    post_conv_cases(c);
+    l2norm_cases(c);
+    gating_cases(c);
+    split_cases(c);
+    return c.take();
+  }();
+  return cases;
+}
+
+}  // namespace vt::parity

@@ -1,0 +1,34 @@
+#include "expectations.hpp"
+
+#include <fnmatch.h>
+
+#include "vt/op_id.hpp"
+
+namespace vt::parity {
+
+BackendExpectation expectation_for(std::string_view backend) {
+  for (const auto& e : backend_expectations())
+    if (e.backend == backend) return e;
+  BackendExpectation def;
+  def.backend = std::string(backend);
+  def.tolerance = {opcheck::Tolerance::Mode::bitwise, 0};
+  return def;
+}
+
+std::string check_provider(const BackendExpectation& e, vt_op_id op, std::string_view provider) {
+  const std::string where = e.backend + " " + std::string(op_name(op)) + ": provider '" + std::string(provider) + "' ran";
+  for (const auto& [listed, name] : e.providers)
+    if (listed == op) return provider == name ? "" : where + ", the expectation table wants '" + name + "'";
+  if (provider.find("reference") != std::string_view::npos)
+    return where + "; a backend outside the expectation table must run its own provider, not the scalar reference";
+  return "";
+}
+
+const CaseRule* find_rule(const std::vector<CaseRule>& rules, std::string_view case_name) {
+  const std::string name(case_name);
+  for (const auto& r : rules)
+    if (fnmatch(r.pattern.c_str(), name.c_str(), 0) == 0) return &r;
+  return nullptr;
+}
+
+}  // namespace vt::parity

@@ -1,0 +1,100 @@
+#include "bench_cases.hpp"
+
+#include "vt/opcheck/gdn_cases.hpp"
+#include "vt/opcheck/random.hpp"
+
+namespace vt::bench {
+namespace {
+
+// Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
+int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
+
+opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, int32_t plan_chunk) {
+  opcheck::ConvFwdParams p;
+  p.channels = channels;
+  p.width = 4;
+  p.x = p.weight = p.out = DType::bf16;
+  p.state = DType::f32;
+  p.lengths = std::move(lengths);
+  p.initial = opcheck::ConvFwdParams::Initial::all;
+  p.silu = true;
+  p.plan_chunk = plan_chunk;
+  return p;
+}
+
+BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, std::vector<int32_t> lengths) {
+  BenchCase c;
+  c.name = std::move(name);
+  c.group = std::move(group);
+  c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8), seed); };
+  // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
+  c.variants = {{"plan", {}}, {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}}};
+  return c;
+}
+
+BenchCase update_case(int64_t batch) {
+  BenchCase c;
+  c.name = "conv_update/C8192/B" + std::to_string(batch);
+  c.group = "causal_conv1d_update";
+  c.make = [=, name = c.name](uint64_t seed) {
+    opcheck::ConvUpdateParams p;
+    p.channels = channels_for(32);
+    p.width = 4;
+    p.x = p.weight = p.out = DType::bf16;
+    p.state = DType::f32;
+    p.batch = batch;
+    p.padding = 0;
+    p.silu = true;
+    return opcheck::make_case(name, p, seed);
+  };
+  c.variants = {{"default", {}}};
+  return c;
+}
+
+BenchCase post_conv_case(int64_t tokens, int64_t hv) {
+  BenchCase c;
+  c.name = "post_conv/C" + std::to_string(channels_for(hv)) + "/T" + std::to_string(tokens);
+  c.group = "gdn_post_conv";
+  c.make = [=, name = c.name](uint64_t seed) {
+    opcheck::PostConvParams p;
+    p.tokens = tokens;
+    p.key_heads = 16;
+    p.value_heads = hv;
+    p.key_dim = p.value_dim = 128;
+    p.in = p.gate = p.out = DType::bf16;
+    p.l2norm = true;
+    return opcheck::make_case(name, p, seed);
+  };
+  c.variants = {{"default", {}}};
+  return c;
+}
+
+// N sequences with lengths drawn from [lo, hi], seeded so every run times the same batch.
+std::vector<int32_t> short_sequences(int n, int lo, int hi) {
+  opcheck::Rng rng(7);
+  std::vector<int32_t> v;
+  for (int i = 0; i < n; ++i) v.push_back(static_cast<int32_t>(rng.uniform_int(lo, hi)));
+  return v;
+}
+
+}  // namespace
+
+std::vector<BenchCase> catalogue(bool quick) {
+  std::vector<BenchCase> cases;
+  const std::vector<int32_t> prefill_tokens = quick ? std::vector<int32_t>{128, 1024} : std::vector<int32_t>{128, 256, 1024, 8192, 16384, 65536};
+  for (int32_t t : prefill_tokens)
+    cases.push_back(conv_fwd_case("conv_fwd/C8192/T" + std::to_string(t), "causal_conv1d_fwd, one sequence", channels_for(32), {t}));
+  if (!quick) {
+    for (int64_t hv : {16, 48, 64})
+      cases.push_back(conv_fwd_case("conv_fwd/C" + std::to_string(channels_for(hv)) + "/T16384",
+                                    "causal_conv1d_fwd, one sequence", channels_for(hv), {16384}));
+  }
+  cases.push_back(conv_fwd_case("conv_fwd/C8192/N256xL8-64", "causal_conv1d_fwd, 256 short sequences", channels_for(32),
+                                short_sequences(quick ? 16 : 256, 8, 64)));
+  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b));
+  for (int64_t t : quick ? std::vector<int64_t>{128, 1024} : std::vector<int64_t>{128, 1024, 8192, 65536}) cases.push_back(post_conv_case(t, 32));
+  if (!quick) cases.push_back(post_conv_case(8192, 64));
+  return cases;
+}
+
+}  // namespace vt::bench

@@ -1,0 +1,30 @@
+// The benchmark catalogue: the shapes of ops.md and performance.md, and the variants
+// (knob settings) each is timed under.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vt/opcheck/op_case.hpp"
+
+namespace vt::bench {
+
+struct Variant {
+  std::string name;                      // "default", "no-plan", ...
+  std::map<std::string, int64_t> knobs;  // integer switches for the runtime that runs it
+};
+
+struct BenchCase {
+  std::string name;   // "conv_fwd/C8192/T65536"
+  std::string group;  // the plot series: "conv_fwd single sequence"
+  // Builds the op case with a seed; several seeds give the rotation copies.
+  std::function<std::unique_ptr<opcheck::OpCase>(uint64_t seed)> make;
+  std::vector<Variant> variants;
+};
+
+std::vector<BenchCase> catalogue(bool quick);
+
+}  // namespace vt::bench

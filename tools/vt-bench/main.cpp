@@ -1,0 +1,185 @@
+// vt-bench: the GDN ops on real model shapes on every device, each variant, as time, GB/s
+// of the floor bytes and percent of the copy bandwidth measured in the same run, with parity
+// against the scalar reference. Method: performance.md; results: docs/benchmarks.md.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench_cases.hpp"
+#include "report.hpp"
+#include "timing.hpp"
+#include "vt/opcheck/compare.hpp"
+#include "vt/opcheck/random.hpp"
+#include "vt/vt.hpp"
+
+namespace {
+
+struct Options {
+  std::vector<std::string> devices;  // names or backends; empty: all
+  std::string cases;                 // substring filter
+  std::string json, csv, svg;
+  bool quick = false;
+  double check_bytes = 2e9;          // parity against the reference up to this floor size
+  double rotation_bytes = 256e6;     // inputs rotated until their footprint passes this
+};
+
+const char* kUsage =
+    "usage: vt-bench [--device NAME]... [--case SUBSTR] [--quick] [--json FILE] [--csv FILE] [--svg FILE]\n"
+    "                [--check-bytes N] [--rotation-bytes N]\n"
+    "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
+    "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n";
+
+bool parse(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--device") o.devices.push_back(value());
+    else if (a == "--case") o.cases = value();
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--json") o.json = value();
+    else if (a == "--csv") o.csv = value();
+    else if (a == "--svg") o.svg = value();
+    else if (a == "--check-bytes") o.check_bytes = std::stod(value());
+    else if (a == "--rotation-bytes") o.rotation_bytes = std::stod(value());
+    else if (a == "--help" || a == "-h") return false;
+    else throw std::invalid_argument("unknown argument " + a);
+  }
+  return true;
+}
+
+bool wanted(const vt::Device& d, const Options& o) {
+  if (o.devices.empty()) return true;
+  for (const auto& n : o.devices)
+    if (d.name() == n || d.backend() == n) return true;
+  return false;
+}
+
+double footprint(const vt::opcheck::OpCase& c) {
+  double b = 0;
+  for (int i = 0; i < c.memory().count(); ++i) b += static_cast<double>(c.memory().slot(i).bytes);
+  return b;
+}
+
+// A runtime per variant: the environment's knobs with the variant's switches on top.
+vt::Runtime& runtime_for(const vt::bench::Variant& v, std::map<std::string, std::unique_ptr<vt::Runtime>>& cache) {
+  auto& rt = cache[v.name];
+  if (!rt) {
+    vt::Knobs k = vt::Knobs::environment();
+    for (const auto& [name, value] : v.knobs) k.ints[name] = value;
+    rt = std::make_unique<vt::Runtime>(k);
+    rt->load();
+  }
+  return *rt;
+}
+
+vt::bench::Row run_case(const vt::bench::BenchCase& bc, const vt::bench::Variant& variant, const vt::Device& device,
+                        double copy_gbs, const Options& o) {
+  vt::bench::Row r;
+  r.device = device.name();
+  r.model = device.properties().name;
+  r.name = bc.name;
+  r.group = bc.group;
+  r.variant = variant.name;
+  r.copy_gb_per_s = copy_gbs;
+  try {
+    vt::Queue queue = device.create_queue();
+    std::vector<std::unique_ptr<vt::opcheck::OpCase>> copies;
+    copies.push_back(bc.make(vt::opcheck::case_seed(1, bc.name)));
+    vt::opcheck::OpCase& first = *copies.front();
+    r.op = std::string(vt::op_name(first.op()));
+    r.shape = first.shape();
+    r.floor_bytes = static_cast<double>(first.floor_bytes());
+    first.bind(queue);
+    r.provider = std::string(first.run(queue));
+    if (r.floor_bytes <= o.check_bytes) {
+      const auto report = vt::opcheck::compare(first.memory(), first.expected(), first.download(queue),
+                                               {vt::opcheck::Tolerance::Mode::bitwise, 0});
+      r.parity = report.summary();
+      r.failed = !report.first_structural.empty();
+    } else {
+      r.parity = "not checked (larger than --check-bytes)";
+    }
+    const double fp = footprint(first);
+    for (int k = 1; k < 16 && fp * static_cast<double>(copies.size()) < o.rotation_bytes; ++k) {
+      copies.push_back(bc.make(vt::opcheck::case_seed(1 + static_cast<uint64_t>(k), bc.name)));
+      copies.back()->bind(queue);
+    }
+    const vt::bench::Timing t = vt::bench::time_rotation(copies, device, queue);
+    r.median_ms = t.median_ms;
+    r.samples = t.samples;
+    r.graph = t.graph;
+    r.copies = static_cast<int>(copies.size());
+    r.gb_per_s = r.floor_bytes / (t.median_ms * 1e-3) / 1e9;
+    r.percent_of_copy = copy_gbs > 0 ? 100.0 * r.gb_per_s / copy_gbs : 0;
+  } catch (const vt::Error& e) {
+    r.failed = true;
+    r.parity = std::string("error: ") + e.what();
+  }
+  return r;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  if (path.empty()) return;
+  std::ofstream f(path);
+  f << text;
+  if (!f) std::fprintf(stderr, "vt-bench: cannot write %s\n", path.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  try {
+    if (!parse(argc, argv, o)) {
+      std::printf("%s", kUsage);
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "vt-bench: %s\n%s", e.what(), kUsage);
+    return 2;
+  }
+  std::string command = "vt-bench";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+
+  std::map<std::string, std::unique_ptr<vt::Runtime>> runtimes;
+  std::vector<vt::bench::Row> rows;
+  try {
+    vt::Runtime& base = runtime_for({"default", {}}, runtimes);
+    const auto cases = vt::bench::catalogue(o.quick);
+    for (const vt::Device& d : base.devices()) {
+      if (!wanted(d, o)) continue;
+      vt::Queue q = d.create_queue();
+      const double copy_gbs = vt::bench::copy_bandwidth(d, q);
+      std::printf("%s (%s): copy bandwidth %.1f GB/s\n", d.name().c_str(), d.properties().name.c_str(), copy_gbs);
+      for (const auto& bc : cases) {
+        if (!o.cases.empty() && bc.name.find(o.cases) == std::string::npos) continue;
+        for (const auto& v : bc.variants) {
+          const vt::Device dv = runtime_for(v, runtimes).device(d.name());
+          rows.push_back(run_case(bc, v, dv, copy_gbs, o));
+          std::fflush(stdout);
+        }
+      }
+    }
+  } catch (const vt::Error& e) {
+    std::fprintf(stderr, "vt-bench: %s\n", e.what());
+    return 1;
+  }
+  if (rows.empty()) {
+    std::fprintf(stderr, "vt-bench: no device selected (vt-info lists them)\n");
+    return 1;
+  }
+  vt::bench::print_table(rows);
+  write_file(o.json, vt::bench::to_json(rows, command));
+  write_file(o.csv, vt::bench::to_csv(rows));
+  write_file(o.svg, vt::bench::to_svg(rows));
+  for (const auto& r : rows)
+    if (r.failed) return 1;
+  return 0;
+}
