@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs every test: a -Werror build with the whole suite, the CPU parts under
-# ASan+UBSan, and the concurrency tests under ThreadSanitizer.
+# Builds and runs every test: a -Werror build with the whole suite (GPU backends compiled,
+# their tests skip without a device), the CPU parts (and Vulkan on lavapipe) under
+# ASan+UBSan, the concurrency tests under ThreadSanitizer, and the validation fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,5 +19,6 @@ run() {  # run <build dir> <ctest args...> -- <cmake args...>
 }
 
 run build-test -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WERROR=ON
-run build-asan -- -DCMAKE_BUILD_TYPE=Debug -DVT_WERROR=ON -DVT_SANITIZE=address,undefined
-run build-tsan -L tsan -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WERROR=ON -DVT_SANITIZE=thread
+run build-asan -- -DCMAKE_BUILD_TYPE=Debug -DVT_WERROR=ON -DVT_SANITIZE=address,undefined -DVT_WITH_CUDA=OFF
+run build-tsan -L tsan -- -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WERROR=ON -DVT_SANITIZE=thread -DVT_WITH_CUDA=OFF -DVT_WITH_VULKAN=OFF
+scripts/fuzz.sh
