@@ -6,6 +6,9 @@
 namespace vt::bench {
 namespace {
 
+// The CPU's fast provider against the scalar reference it stands in for.
+const Variant kWithoutFast{"reference", {}, {"fast"}};
+
 // Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
 int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
 
@@ -26,9 +29,10 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
   BenchCase c;
   c.name = std::move(name);
   c.group = std::move(group);
+  c.op = VT_OP_CAUSAL_CONV1D_FWD;
   c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8), seed); };
   // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
-  c.variants = {{"plan", {}}, {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}}};
+  c.variants = {{"plan", {}, {}}, {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}, {}}, kWithoutFast};
   return c;
 }
 
@@ -36,6 +40,7 @@ BenchCase update_case(int64_t batch) {
   BenchCase c;
   c.name = "conv_update/C8192/B" + std::to_string(batch);
   c.group = "causal_conv1d_update";
+  c.op = VT_OP_CAUSAL_CONV1D_UPDATE;
   c.make = [=, name = c.name](uint64_t seed) {
     opcheck::ConvUpdateParams p;
     p.channels = channels_for(32);
@@ -47,7 +52,7 @@ BenchCase update_case(int64_t batch) {
     p.silu = true;
     return opcheck::make_case(name, p, seed);
   };
-  c.variants = {{"default", {}}};
+  c.variants = {{"default", {}, {}}, kWithoutFast};
   return c;
 }
 
@@ -55,6 +60,7 @@ BenchCase post_conv_case(int64_t tokens, int64_t hv) {
   BenchCase c;
   c.name = "post_conv/C" + std::to_string(channels_for(hv)) + "/T" + std::to_string(tokens);
   c.group = "gdn_post_conv";
+  c.op = VT_OP_GDN_POST_CONV;
   c.make = [=, name = c.name](uint64_t seed) {
     opcheck::PostConvParams p;
     p.tokens = tokens;
@@ -65,7 +71,7 @@ BenchCase post_conv_case(int64_t tokens, int64_t hv) {
     p.l2norm = true;
     return opcheck::make_case(name, p, seed);
   };
-  c.variants = {{"default", {}}};
+  c.variants = {{"default", {}, {}}, kWithoutFast};
   return c;
 }
 

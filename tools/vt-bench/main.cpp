@@ -73,6 +73,7 @@ vt::Runtime& runtime_for(const vt::bench::Variant& v, std::map<std::string, std:
   if (!rt) {
     vt::Knobs k = vt::Knobs::environment();
     for (const auto& [name, value] : v.knobs) k.ints[name] = value;
+    k.disable_providers.insert(k.disable_providers.end(), v.disable.begin(), v.disable.end());
     rt = std::make_unique<vt::Runtime>(k);
     rt->load();
   }
@@ -125,6 +126,14 @@ vt::bench::Row run_case(const vt::bench::BenchCase& bc, const vt::bench::Variant
   return r;
 }
 
+// Whether the variant's disabled providers serve this case's op on this device's backend.
+bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v, const vt::Device& d) {
+  for (const auto& p : rt.registry().providers(bc.op, d.backend()))
+    for (const auto& name : v.disable)
+      if (p.name == name) return true;
+  return false;
+}
+
 void write_file(const std::string& path, const std::string& text) {
   if (path.empty()) return;
   std::ofstream f(path);
@@ -151,7 +160,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::unique_ptr<vt::Runtime>> runtimes;
   std::vector<vt::bench::Row> rows;
   try {
-    vt::Runtime& base = runtime_for({"default", {}}, runtimes);
+    vt::Runtime& base = runtime_for({"default", {}, {}}, runtimes);
     const auto cases = vt::bench::catalogue(o.quick);
     for (const vt::Device& d : base.devices()) {
       if (!wanted(d, o)) continue;
@@ -161,6 +170,7 @@ int main(int argc, char** argv) {
       for (const auto& bc : cases) {
         if (!o.cases.empty() && bc.name.find(o.cases) == std::string::npos) continue;
         for (const auto& v : bc.variants) {
+          if (!v.disable.empty() && !replaces_something(base, bc, v, d)) continue;
           const vt::Device dv = runtime_for(v, runtimes).device(d.name());
           rows.push_back(run_case(bc, v, dv, copy_gbs, o));
           std::fflush(stdout);
