@@ -5,21 +5,12 @@
 #include <cstdio>
 #include <map>
 
+#include "vt/tools/json.hpp"
+
 namespace vt::bench {
 namespace {
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+std::string quote(const std::string& s) { return tools::json_string(s); }
 
 std::string num(double v, int digits = 3) {
   char buf[64];

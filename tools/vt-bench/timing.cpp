@@ -1,39 +1,15 @@
 #include "timing.hpp"
 
-#include <algorithm>
-#include <chrono>
-
 #include "vt/error.hpp"
+#include "vt/tools/event_timing.hpp"
 
 namespace vt::bench {
 namespace {
 
-constexpr double kSampleBudgetSeconds = 1.0;
-constexpr int kMinSamples = 5, kMaxSamples = 200;
 constexpr double kGraphBelowMs = 0.05;  // shorter calls are timed by graph replay
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Calls `body` between two events until the budget or the sample cap; returns each sample.
-template <class Body>
-std::vector<double> sample(const Device& device, Queue& queue, Body&& body) {
-  Event start = device.create_event(), end = device.create_event();
-  std::vector<double> ms;
-  const auto begin = std::chrono::steady_clock::now();
-  auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
-  while (ms.size() < kMaxSamples && (ms.size() < kMinSamples || spent() < kSampleBudgetSeconds)) {
-    queue.record(start);
-    body();
-    queue.record(end);
-    end.sync();
-    ms.push_back(Event::elapsed_ms(start, end));
-  }
-  return ms;
-}
+using tools::median;
+using tools::sample_ms;
 
 }  // namespace
 
@@ -44,7 +20,7 @@ double copy_bandwidth(const Device& device, Queue& queue) {
   queue.fill(a, 0, 0x3c, bytes);  // not zeros: some memory systems compress them
   queue.copy(b, 0, a, 0, bytes);  // warm-up
   queue.sync();
-  const double ms = median(sample(device, queue, [&] { queue.copy(b, 0, a, 0, bytes); }));
+  const double ms = median(sample_ms(device, queue, [&] { queue.copy(b, 0, a, 0, bytes); }));
   return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
@@ -54,7 +30,7 @@ Timing time_rotation(std::vector<std::unique_ptr<opcheck::OpCase>>& copies, cons
   for (size_t i = 0; i < copies.size(); ++i) one();  // warm-up
   queue.sync();
   Timing t;
-  const auto event_ms = sample(device, queue, one);
+  const auto event_ms = sample_ms(device, queue, one);
   t.median_ms = median(event_ms);
   t.samples = static_cast<int>(event_ms.size());
   if (t.median_ms >= kGraphBelowMs || !device.properties().graph_capture) return t;
@@ -73,7 +49,7 @@ Timing time_rotation(std::vector<std::unique_ptr<opcheck::OpCase>>& copies, cons
     return t;  // not capturable here: keep the event timing
   }
   constexpr int kReplays = 20;
-  const auto ms = sample(device, queue, [&] {
+  const auto ms = sample_ms(device, queue, [&] {
     for (int r = 0; r < kReplays; ++r) queue.launch(graph);
   });
   t.median_ms = median(ms) / (kReplays * static_cast<double>(copies.size()));

@@ -1,12 +1,11 @@
 #include "measure.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "vt/error.hpp"
 #include "vt/op_id.hpp"
 #include "vt/opcheck/compare.hpp"
+#include "vt/tools/event_timing.hpp"
 
 namespace vt::demo {
 namespace {
@@ -14,29 +13,7 @@ namespace {
 // Timed calls after the parity call (which also warms up): as many as fit in about a second,
 // up to 50, at least one, so a fast device gets a stable median and a slow one (a CPU driver
 // of a GPU API, the scalar reference in a debug build) does not hold the demo up.
-constexpr size_t kMaxRuns = 50;
-constexpr double kBudgetSeconds = 1.0;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::vector<double> time_calls(opcheck::OpCase& c, const Device& device, Queue& queue) {
-  Event start = device.create_event(), end = device.create_event();
-  std::vector<double> ms;
-  const auto begin = std::chrono::steady_clock::now();
-  auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
-  while (ms.empty() || (ms.size() < kMaxRuns && spent() < kBudgetSeconds)) {
-    queue.record(start);
-    c.run(queue);
-    queue.record(end);
-    end.sync();
-    ms.push_back(Event::elapsed_ms(start, end));
-  }
-  return ms;
-}
+constexpr tools::SampleLimits kLimits{1, 50, 1.0};
 
 }  // namespace
 
@@ -56,9 +33,9 @@ Row measure(opcheck::OpCase& c, const std::string& step, const Device& device, Q
     r.identical = report.passed;
     r.failed = !report.first_structural.empty();
 
-    const std::vector<double> ms = time_calls(c, device, queue);
+    const std::vector<double> ms = tools::sample_ms(device, queue, [&] { c.run(queue); }, kLimits);
     r.runs = static_cast<int>(ms.size());
-    r.median_ms = median(ms);
+    r.median_ms = tools::median(ms);
     if (r.median_ms > 0) r.gb_per_s = static_cast<double>(r.floor_bytes) / (r.median_ms * 1e-3) / 1e9;
   } catch (const Error& e) {
     r.failed = true;

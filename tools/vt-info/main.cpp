@@ -5,30 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "vt/tools/json.hpp"
 #include "vt/vt.hpp"
 
 namespace {
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+using vt::tools::json_string;
 
 std::string caps_text(const vt::DeviceProperties& p) {
   std::string s;
