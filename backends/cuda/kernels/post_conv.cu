@@ -147,44 +147,43 @@ int v_bulk(const View& conv_out, const View& v, int64_t hv, int64_t dv) {
   return dense && aligned && conv_out.dtype == v.dtype;
 }
 
+// The split part shared by gdn_post_conv and gdn_split: q and k copied (normalise is off
+// until a caller turns it on), v copied.
+PostConvParams split_params(const vt_tensor& conv_out, const vt_tensor& q, const vt_tensor& k, const vt_tensor& v,
+                            int64_t hk, int64_t hv, int64_t dk, int64_t dv) {
+  PostConvParams p{};
+  p.conv_out = view_of(conv_out);
+  p.q = view_of(q);
+  p.k = view_of(k);
+  p.v = view_of(v);
+  p.Hk = hk;
+  p.Hv = hv;
+  p.Dk = dk;
+  p.Dv = dv;
+  p.split = 1;
+  p.v_bulk = v_bulk(p.conv_out, p.v, hv, dv);
+  return p;
+}
+
 }  // namespace
 
 vt_status launch_post_conv(const vt_gdn_post_conv_args& a, cudaStream_t stream) {
-  PostConvParams p{};
-  p.conv_out = view_of(a.conv_out);
-  p.q = view_of(a.q_out);
-  p.k = view_of(a.k_out);
-  p.v = view_of(a.v_out);
+  PostConvParams p = split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   p.a = view_of(a.a);
   p.b = view_of(a.b);
   p.A_log = view_of(a.A_log);
   p.dt_bias = view_of(a.dt_bias);
   p.g = view_of(a.g_out);
   p.beta = view_of(a.beta_out);
-  p.Hk = a.key_heads;
-  p.Hv = a.value_heads;
-  p.Dk = a.key_dim;
-  p.Dv = a.value_dim;
   p.eps = a.eps;
   p.normalise = a.l2norm != 0;
-  p.split = 1;
   p.gate = 1;
-  p.v_bulk = v_bulk(p.conv_out, p.v, p.Hv, p.Dv);
   return launch(p, a.num_tokens, stream, "gdn_post_conv");
 }
 
 vt_status launch_split(const vt_gdn_split_args& a, cudaStream_t stream) {
-  PostConvParams p{};
-  p.conv_out = view_of(a.conv_out);
-  p.q = view_of(a.q_out);
-  p.k = view_of(a.k_out);
-  p.v = view_of(a.v_out);
-  p.Hk = a.key_heads;
-  p.Hv = a.value_heads;
-  p.Dk = a.key_dim;
-  p.Dv = a.value_dim;
-  p.split = 1;
-  p.v_bulk = v_bulk(p.conv_out, p.v, p.Hv, p.Dv);
+  const PostConvParams p =
+      split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   return launch(p, a.num_tokens, stream, "gdn_split");
 }
 
