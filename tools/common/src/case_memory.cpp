@@ -95,6 +95,19 @@ void CaseMemory::set_ints(int id, std::span<const int32_t> values) {
   }
 }
 
+void CaseMemory::take_float_contents(const CaseMemory& donor) {
+  if (donor.count() != count())
+    throw Error(Status::invalid_argument, "take_float_contents: the donor has " + std::to_string(donor.count()) +
+                                              " tensors, this memory " + std::to_string(count()));
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    const TensorSlot &a = slots_[i], &b = donor.slots_[i];
+    if (a.name != b.name || a.dtype != b.dtype || a.shape != b.shape || a.strides != b.strides || a.offset != b.offset ||
+        a.bytes != b.bytes)
+      throw Error(Status::invalid_argument, "take_float_contents: tensor " + a.name + " is laid out differently in the donor");
+    if (a.dtype == DType::f32 || a.dtype == DType::f16 || a.dtype == DType::bf16) images_[i] = donor.images_[i];
+  }
+}
+
 void CaseMemory::allocate(const Device& device) {
   buffers_.clear();
   for (const TensorSlot& s : slots_) buffers_.push_back(device.alloc(s.bytes));
@@ -113,6 +126,19 @@ Images CaseMemory::download(Queue& queue) const {
   }
   queue.sync();
   return out;
+}
+
+void CaseMemory::fill_device(Queue& queue, int id, uint8_t value) {
+  const TensorSlot& s = slot(id);
+  queue.fill(buffers_.at(static_cast<size_t>(id)), s.offset, value, s.bytes - kGuardBytes - s.offset);
+}
+
+void CaseMemory::copy_device(Queue& queue, int dst, const CaseMemory& from, int src) {
+  const TensorSlot &d = slot(dst), &s = from.slot(src);
+  if (d.dtype != s.dtype || d.shape != s.shape || d.strides != s.strides)
+    throw Error(Status::invalid_argument, "copy_device: " + s.name + " and " + d.name + " differ in dtype, shape or strides");
+  queue.copy(buffers_.at(static_cast<size_t>(dst)), d.offset, from.buffers_.at(static_cast<size_t>(src)), s.offset,
+             s.bytes - kGuardBytes - s.offset);
 }
 
 TensorView CaseMemory::view(int id) const {

@@ -82,10 +82,21 @@ class CaseMemory {
   void set_ints(int id, std::span<const int32_t> values);  // a 1-D i32 or u8 slot
   static float load(DType dtype, const uint8_t* p);
 
+  // Replaces the images of the float tensors with `donor`'s, a memory of identical layout
+  // (the same case parameters with another seed); integer tensors keep theirs. Outputs come
+  // poisoned from the donor. Throws vt::Error when a tensor's layout differs.
+  void take_float_contents(const CaseMemory& donor);
+
   // The device side: buffers on one device holding copies of the images.
   void allocate(const Device& device);
   void upload(Queue& queue);
   Images download(Queue& queue) const;
+  // Enqueued on `queue`: every byte of tensor `id`'s view (first to last element, gaps
+  // included) set to `value`.
+  void fill_device(Queue& queue, int id, uint8_t value);
+  // Enqueued on `queue`: tensor `src` of `from` (bound on the same device) copied into tensor
+  // `dst`, which must have the same dtype, shape and strides.
+  void copy_device(Queue& queue, int dst, const CaseMemory& from, int src);
   TensorView view(int id) const;
   // Points a validated argument's tensor at the same bytes in host images (for the reference).
   void rebind_to_host(vt_tensor& tensor, Images& images) const;

@@ -34,6 +34,19 @@ class OpCase {
   void bind(Queue& queue);
   // Restores the initial images on the bound device.
   void reset(Queue& queue) { memory_.upload(queue); }
+  // Fresh values in the same tensors: the float tensors (inputs, state; outputs poisoned)
+  // take `donor`'s initial images, a case of the same parameters built from another seed.
+  // Integer tensors (lengths, slots, flags) keep theirs, since the bound call may hold host
+  // copies of them. expected() follows; reset() puts the new images into the bound buffers,
+  // so a call captured on them sees the new values.
+  void refill_from(const OpCase& donor);
+  // Device-side counterpart of feed(), enqueued on `queue`: `from`'s output tensor (bound on
+  // the same device) copied into this case's input tensor (same dtype, shape and strides).
+  void copy_from(Queue& queue, std::string_view input, const OpCase& from, std::string_view output);
+  // Enqueued on `queue`: a bound tensor's bytes overwritten with the poison pattern.
+  void poison(Queue& queue, std::string_view name) {
+    memory_.fill_device(queue, memory_.find(name), CaseMemory::kPoisonByte);
+  }
   // Runs the op through the public API on the bound device; returns the provider's name.
   virtual std::string_view run(Queue& queue) = 0;
   Images download(Queue& queue) const { return memory_.download(queue); }
