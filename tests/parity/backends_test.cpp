@@ -47,8 +47,4 @@ INSTANTIATE_TEST_SUITE_P(Backends, ParityBackend, testing::ValuesIn(backend_stat
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParityBackend);
 
 }  // namespace
-
-// Found by argument-dependent lookup, so it sits in BackendState's namespace.
-void PrintTo(const BackendState& b, std::ostream* os) { *os << b.backend; }
-
 }  // namespace vt::parity

@@ -1,5 +1,9 @@
 #include "case_catalog.hpp"
 
+#include <fnmatch.h>
+
+#include <algorithm>
+
 #include "vt/opcheck/gdn_cases.hpp"
 
 namespace vt::parity {
@@ -317,6 +321,35 @@ const std::vector<CaseSpec>& case_catalog() {
     return c.take();
   }();
   return cases;
+}
+
+CaseSelection representative_cases() {
+  static constexpr const char* kPatterns[] = {
+      // causal_conv1d_fwd
+      "fwd_k4", "fwd_k7", "fwd_xf16_wf32_outf16_statef16", "fwd_xbf16_wbf16_outbf16_statebf16", "fwd_empty_seqs",
+      "fwd_padding", "fwd_slot_out_of_range", "fwd_initial_i32", "fwd_stateless", "fwd_stateless_plan", "fwd_plan_chunk*",
+      "fwd_state_swc_bf16", "fwd_row_views", "fwd_nan_inf_silu",
+      // causal_conv1d_update
+      "upd_k3", "upd_k8", "upd_xbf16_wbf16_outbf16_statebf16", "upd_blc", "upd_in_place_bc", "upd_in_place_blc_bf16",
+      "upd_no_indices", "upd_padding", "upd_all_padding", "upd_state_swc", "upd_row_view", "upd_no_host_indices",
+      "upd_nan_inf",
+      // gdn_post_conv
+      "post_inf32_gatef32_outf32", "post_inf16_gatef16_outf16", "post_inbf16_gatebf16_outbf16", "post_no_l2norm",
+      "post_special_rows_*", "post_softplus_threshold", "post_row_views", "post_hv_3hk_dk8_dv256",
+      // l2norm, gdn_gating, gdn_split
+      "l2n_rank2_inf32_outf32", "l2n_rank2_inbf16_outbf16", "l2n_rank3_row_view_bf16", "l2n_dim33", "l2n_special_rows",
+      "gate_*", "split_*"};
+  CaseSelection out;
+  for (const char* pattern : kPatterns) {
+    bool matched = false;
+    for (const CaseSpec& spec : case_catalog()) {
+      if (fnmatch(pattern, spec.name.c_str(), 0) != 0) continue;
+      matched = true;
+      if (std::find(out.cases.begin(), out.cases.end(), &spec) == out.cases.end()) out.cases.push_back(&spec);
+    }
+    if (!matched) out.missing.push_back(pattern);
+  }
+  return out;
 }
 
 }  // namespace vt::parity

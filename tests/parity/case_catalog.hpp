@@ -19,4 +19,15 @@ struct CaseSpec {
 
 const std::vector<CaseSpec>& case_catalog();
 
+// A few small cases of every op, covering its layouts and options (conv fwd with and without
+// a chunk plan and state, update with slots, padding and in place, post-conv with special
+// rows, every dtype family): what the graph, queue and multi-device tests run, which test
+// the machinery around an op call rather than its arithmetic. Chosen by name patterns;
+// `missing` names a pattern that matches no catalog case any more, which those tests fail on.
+struct CaseSelection {
+  std::vector<const CaseSpec*> cases;
+  std::vector<std::string> missing;
+};
+CaseSelection representative_cases();
+
 }  // namespace vt::parity

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "vt/opcheck/compare.hpp"
 #include "vt/opcheck/op_case.hpp"
 
 namespace vt::parity {
@@ -26,6 +27,16 @@ DeviceRun run_on_device(opcheck::OpCase& c, const Device& device) {
   r.provider = std::string(c.run(queue));
   r.images = c.download(queue);
   return r;
+}
+
+std::string judge(opcheck::OpCase& c, const opcheck::Images& actual, std::string_view provider,
+                  const BackendExpectation& expect) {
+  std::string problem = check_provider(expect, c.op(), provider);
+  const opcheck::Report r = opcheck::compare(c.memory(), c.expected(), actual, expect.tolerance);
+  if (!r.passed)
+    problem += (problem.empty() ? "" : "\n") + std::string("provider '") + std::string(provider) + "', " +
+               expect.tolerance.describe() + ": " + r.summary() + "\n" + r.details();
+  return problem;
 }
 
 }  // namespace vt::parity

@@ -2,8 +2,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "case_catalog.hpp"
+#include "expectations.hpp"
 #include "vt/device.hpp"
 #include "vt/opcheck/case_memory.hpp"
 
@@ -22,5 +24,11 @@ struct DeviceRun {
 // Binds the case to a fresh queue of the device, runs the op through the public API and
 // downloads every buffer.
 DeviceRun run_on_device(opcheck::OpCase& c, const Device& device);
+
+// A device's result of a case judged as the parity suite judges it: every buffer against the
+// reference under the backend's tolerance, and the provider that ran. Empty when both hold,
+// else what is wrong.
+std::string judge(opcheck::OpCase& c, const opcheck::Images& actual, std::string_view provider,
+                  const BackendExpectation& expect);
 
 }  // namespace vt::parity

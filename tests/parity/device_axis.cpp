@@ -41,6 +41,8 @@ std::vector<BackendState> backend_states() {
   return out;
 }
 
+void PrintTo(const BackendState& b, std::ostream* os) { *os << b.backend; }
+
 std::string test_name_part(const std::string& name) {
   std::string s = name;
   for (char& c : s)

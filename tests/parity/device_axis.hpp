@@ -2,6 +2,7 @@
 // default discovery, and the state of every backend the suite knows of (found plugins and
 // the expectation table's backends), so an absent one is reported as skipped.
 #pragma once
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct BackendState {
   std::string reason;   // why it does not run
 };
 std::vector<BackendState> backend_states();
+// gtest prints a BackendState parameter by its name (found by argument-dependent lookup;
+// declared here so every test file parameterised by it prints it alike).
+void PrintTo(const BackendState& b, std::ostream* os);
 
 // A device or backend name as a test-name part ("x:0" -> "x_0").
 std::string test_name_part(const std::string& name);

@@ -31,4 +31,9 @@ const CaseRule* find_rule(const std::vector<CaseRule>& rules, std::string_view c
   return nullptr;
 }
 
+const CaseRule* declared_gap(const BackendExpectation& e, std::string_view case_name) {
+  if (const CaseRule* r = find_rule(e.unsupported, case_name)) return r;
+  return find_rule(e.expected_failures, case_name);
+}
+
 }  // namespace vt::parity

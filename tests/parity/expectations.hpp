@@ -40,5 +40,8 @@ BackendExpectation expectation_for(std::string_view backend);
 std::string check_provider(const BackendExpectation& e, vt_op_id op, std::string_view provider);
 // The first rule whose pattern matches the case name, or nullptr.
 const CaseRule* find_rule(const std::vector<CaseRule>& rules, std::string_view case_name);
+// A declared gap of the backend for the case (unsupported or expected to fail), or nullptr:
+// for the tests that check the machinery around a call on cases the backend gets right.
+const CaseRule* declared_gap(const BackendExpectation& e, std::string_view case_name);
 
 }  // namespace vt::parity
