@@ -1,0 +1,23 @@
+// Host-side entry points of the kernels, one per op: each takes validated arguments, enqueues
+// on `stream`, and never synchronises or allocates.
+#pragma once
+#include "../hip_api.hpp"
+#include "vt/ops/gdn_args.h"
+#include "vt/ops/launch_geometry.hpp"
+
+namespace vt::rocm::kern {
+
+vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& args, const vt::ops::geometry::ConvSwitches& switches,
+                          hipStream_t stream);
+vt_status launch_conv_update(const vt_causal_conv1d_update_args& args, hipStream_t stream);
+vt_status launch_post_conv(const vt_gdn_post_conv_args& args, hipStream_t stream);
+vt_status launch_l2norm(const vt_l2norm_args& args, hipStream_t stream);
+vt_status launch_gating(const vt_gdn_gating_args& args, hipStream_t stream);
+vt_status launch_split(const vt_gdn_split_args& args, hipStream_t stream);
+
+// The status of the launch just made: a bad configuration surfaces here, not at a later sync.
+vt_status launch_status(const char* op);
+// An argument no kernel can serve (for example a grid beyond the hardware's limits).
+vt_status launch_error(const char* message);
+
+}  // namespace vt::rocm::kern
