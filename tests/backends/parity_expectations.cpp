@@ -30,9 +30,18 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_SPLIT, "cuda.split"}},
        {},
        {}},
-      // Bit-identical by contract; until it registers providers, the default rule (anything
-      // but the reference) checks the names.
-      {"rocm", {Tolerance::Mode::bitwise, 0}, {}, {}, {}},
+      // Bit-identical: HIP kernels with explicit fma, no contraction, IEEE division and
+      // square root, and the canonical reduction over 32-lane groups on any wavefront size.
+      {"rocm",
+       {Tolerance::Mode::bitwise, 0},
+       {{VT_OP_CAUSAL_CONV1D_FWD, "rocm.conv_fwd"},
+        {VT_OP_CAUSAL_CONV1D_UPDATE, "rocm.conv_update"},
+        {VT_OP_GDN_POST_CONV, "rocm.post_conv"},
+        {VT_OP_L2NORM, "rocm.l2norm"},
+        {VT_OP_GDN_GATING, "rocm.gating"},
+        {VT_OP_GDN_SPLIT, "rocm.split"}},
+       {},
+       {}},
       // Bit-identical: the shaders round exactly like the reference even where the driver's
       // fma is not fused (lavapipe), division and square root are corrected to IEEE.
       {"vulkan",
