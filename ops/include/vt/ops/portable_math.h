@@ -22,6 +22,11 @@
 #ifndef VT_MATH_FN
 #define VT_MATH_FN inline
 #endif
+// The rarely taken exact slow path of div_ge1. A device compiler that inlines everything can
+// define this as a non-inlined function, so that kernels calling div_ge1 many times stay small.
+#ifndef VT_MATH_COLD_FN
+#define VT_MATH_COLD_FN VT_MATH_FN
+#endif
 
 namespace vt::math {
 
@@ -71,8 +76,11 @@ VT_MATH_FN float exp(float x) {
   q = fmaf(q, r, 0x1.fffffcp-2f);
   float p = fmaf(q, r, 1.0f);
   p = fmaf(p, r, 1.0f);
-  // 2^k = 2^k1 * 2^k2 with k1, k2 in [-75, 64]: p * 2^k1 is exact, the second product rounds.
   const uint32_t m = bits(t) - bits(shift) + 150u;  // k + 150, in [0, 278]
+  // k in [-125, 126]: p 2^k is normal, so one multiply by 2^k is exact and equals the two
+  // below; this is the common case, and the cheaper one.
+  if (m - 25u <= 251u) return p * from_bits((m - 23u) << 23);
+  // 2^k = 2^k1 * 2^k2 with k1, k2 in [-75, 64]: p * 2^k1 is exact, the second product rounds.
   const uint32_t m1 = m >> 1;
   const float s1 = from_bits((m1 + 52u) << 23);
   const float s2 = from_bits((m - m1 + 52u) << 23);
@@ -181,7 +189,7 @@ VT_MATH_FN float quotient_round(float n, float d, float y, float q1) { return fm
 // near or below the normal range. The quotient of the significands is rounded as on the fast
 // path and scaled back; a subnormal result is rounded to its coarser grid with exact midpoint
 // tests, since there n / d can be a midpoint exactly.
-VT_MATH_FN float div_ge1_slow(float n, float d) {
+VT_MATH_COLD_FN float div_ge1_slow(float n, float d) {
   if (n != n || d != d) return n + d;
   const float inf = from_bits(0x7f800000u);
   if (d == inf) return n * 0.0f;  // +-0, or NaN for an infinite n
