@@ -6,10 +6,25 @@
 namespace vt::cuda {
 namespace {
 
+// The variant switches of performance.md, as the host parsed them (strictly: a misspelt value
+// was warned about and never reaches a plugin). Unset switches keep the geometry's defaults.
+bool knob(const vt_op_call* call, const char* name, int64_t* v) {
+  return call->host && call->host->knob_int(call->host, name, v) != 0;
+}
+
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
   vt::ops::geometry::ConvSwitches s;
   int64_t v = 0;
-  if (call->host && call->host->knob_int(call->host, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = v != 0;
+  if (knob(call, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = v != 0;
+  if (knob(call, "VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
+  if (knob(call, "VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
+  return s;
+}
+
+vt::ops::geometry::PostConvSwitches post_conv_switches(const vt_op_call* call) {
+  vt::ops::geometry::PostConvSwitches s;
+  int64_t v = 0;
+  if (knob(call, "VT_GDN_POSTCONV_TOKEN_TILE", &v)) s.token_tile = static_cast<int32_t>(v);
   return s;
 }
 
@@ -23,12 +38,14 @@ vt_status conv_fwd(const vt_op_call* call) {
 
 vt_status conv_update(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
-  return kern::launch_conv_update(*static_cast<const vt_causal_conv1d_update_args*>(call->args), call->queue->stream);
+  return kern::launch_conv_update(*static_cast<const vt_causal_conv1d_update_args*>(call->args), conv_switches(call),
+                                  call->queue->stream);
 }
 
 vt_status post_conv(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
-  return kern::launch_post_conv(*static_cast<const vt_gdn_post_conv_args*>(call->args), call->queue->stream);
+  return kern::launch_post_conv(*static_cast<const vt_gdn_post_conv_args*>(call->args), post_conv_switches(call),
+                            call->queue->stream);
 }
 
 vt_status l2norm(const vt_op_call* call) {
@@ -38,12 +55,14 @@ vt_status l2norm(const vt_op_call* call) {
 
 vt_status gating(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
-  return kern::launch_gating(*static_cast<const vt_gdn_gating_args*>(call->args), call->queue->stream);
+  return kern::launch_gating(*static_cast<const vt_gdn_gating_args*>(call->args), post_conv_switches(call),
+                            call->queue->stream);
 }
 
 vt_status split(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
-  return kern::launch_split(*static_cast<const vt_gdn_split_args*>(call->args), call->queue->stream);
+  return kern::launch_split(*static_cast<const vt_gdn_split_args*>(call->args), post_conv_switches(call),
+                            call->queue->stream);
 }
 
 constexpr int32_t kNative = 100;

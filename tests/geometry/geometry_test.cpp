@@ -22,45 +22,174 @@ geo::ConvFwdShape bf16_shape(int64_t T, int64_t C, int64_t N) {
   return s;
 }
 
+// The register-window conv, forced (VT_CONV_REG=1, VT_CONV_CHANNEL_TILE=0).
+geo::ConvSwitches reg_window() {
+  geo::ConvSwitches sw;
+  sw.reg = 1;
+  sw.channel_tile = 0;
+  return sw;
+}
+
 TEST(ConvFwdGeometry, APlanDrivesTheProgramsWhenAllowed) {
   auto s = bf16_shape(1000, 8192, 3);
   s.has_plan = true;
   s.plan_items = 127;
   s.plan_chunk = 8;
-  auto g = geo::conv_fwd_geometry(s, {});
+  auto g = geo::conv_fwd_geometry(s, reg_window());
   EXPECT_EQ(g.mapping, geo::ConvMapping::plan_items);
   EXPECT_EQ(g.grid_y, 127);
   EXPECT_EQ(g.chunk, 8);
   EXPECT_EQ(g.vec, 8);
   EXPECT_EQ(g.grid_x, 8192 / 8 / geo::kBlockThreads);
 
-  geo::ConvSwitches off;
+  geo::ConvSwitches off = reg_window();
   off.exact_chunks = false;  // VT_CONV_EXACT_CHUNKS=0
   g = geo::conv_fwd_geometry(s, off);
   EXPECT_EQ(g.mapping, geo::ConvMapping::sequence_chunks);
 
   s.width = 8;
   s.plan_chunk = 4;  // shorter than W = 7: two programs would read the old state
-  g = geo::conv_fwd_geometry(s, {});
+  g = geo::conv_fwd_geometry(s, reg_window());
   EXPECT_EQ(g.mapping, geo::ConvMapping::sequence_chunks);
   EXPECT_GE(g.chunk, 7);
 }
 
 TEST(ConvFwdGeometry, VectorWidthFollowsAlignmentAndDtype) {
   auto s = bf16_shape(64, 8192, 1);
-  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).vec, 8);
-  EXPECT_TRUE(geo::conv_fwd_geometry(s, {}).vector_store);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, reg_window()).vec, 8);
+  EXPECT_TRUE(geo::conv_fwd_geometry(s, reg_window()).vector_store);
   s.channels = 100;  // not a multiple of 8
-  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).vec, 1);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, reg_window()).vec, 1);
   s.channels = 8192;
   s.x_vector_aligned = false;  // a row view at an odd column
-  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).vec, 1);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, reg_window()).vec, 1);
   s.x_vector_aligned = true;
   s.out_same_dtype = false;  // f32 out from bf16 x: element stores
-  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).vec, 8);
-  EXPECT_FALSE(geo::conv_fwd_geometry(s, {}).vector_store);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, reg_window()).vec, 8);
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, reg_window()).vector_store);
   s.x_elem_bytes = 4;
-  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).vec, 4);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, reg_window()).vec, 4);
+}
+
+// Which variant each shape gets under each switch, including every fallback.
+TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
+  using V = geo::ConvFwdVariant;
+  auto s = bf16_shape(1000, 8192, 2);
+  s.x_pair_aligned = true;
+  geo::ConvSwitches sw;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, geo::kDefaultChannelTile == 0 ? V::reg_window
+                                                    : geo::kDefaultChannelTile == 1 ? V::channel_tile1
+                                                                                    : V::channel_tile2);
+  sw.channel_tile = 0;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, geo::kDefaultConvReg ? V::reg_window : V::tiled);
+  sw.reg = 1;
+  auto g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.variant, V::reg_window);
+  EXPECT_EQ(g.vec, 8);
+  EXPECT_EQ(g.shared_bytes, 0);
+
+  sw.channel_tile = 1;  // one channel per thread: 128 channels per block
+  g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.variant, V::channel_tile1);
+  EXPECT_EQ(g.vec, 1);
+  EXPECT_EQ(g.grid_x, 8192 / 128);
+
+  sw.channel_tile = 2;  // two per thread: 256 channels per block
+  g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.variant, V::channel_tile2);
+  EXPECT_EQ(g.vec, 2);
+  EXPECT_TRUE(g.vector_store);
+  EXPECT_EQ(g.grid_x, 8192 / 256);
+  s.channels = 1024;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).grid_x, 4);
+  s.channels = 1000 + 6;  // not a multiple of the tile: the last block is partly idle
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).grid_x, 4);
+
+  // Shapes tile 2 cannot serve fall back to tile 1 (still width 4).
+  auto odd = s;
+  odd.channels = 1001;
+  EXPECT_EQ(geo::conv_fwd_geometry(odd, sw).variant, V::channel_tile1);
+  auto f32 = s;
+  f32.x_elem_bytes = 4;
+  EXPECT_EQ(geo::conv_fwd_geometry(f32, sw).variant, V::channel_tile1);
+  auto unpaired = s;
+  unpaired.x_pair_aligned = false;
+  EXPECT_EQ(geo::conv_fwd_geometry(unpaired, sw).variant, V::channel_tile1);
+  auto widened = s;
+  widened.out_same_dtype = false;  // f32 out: element stores
+  EXPECT_EQ(geo::conv_fwd_geometry(widened, sw).variant, V::channel_tile1);
+
+  // The channel tiles are width-4 specialisations: other widths keep the register window,
+  // or the tiled conv when that is switched off.
+  for (int32_t k : {2, 3, 5, 8}) {
+    auto w = s;
+    w.width = k;
+    for (int32_t tile : {1, 2}) {
+      sw.channel_tile = tile;
+      sw.reg = 1;
+      EXPECT_EQ(geo::conv_fwd_geometry(w, sw).variant, V::reg_window) << "K=" << k;
+      sw.reg = 0;
+      EXPECT_EQ(geo::conv_fwd_geometry(w, sw).variant, V::tiled) << "K=" << k;
+    }
+  }
+
+  // VT_CONV_REG=0: the tiled conv, one channel per thread, its staging buffer sized by the chunk.
+  sw = {};
+  sw.reg = 0;
+  sw.channel_tile = 0;
+  s.channels = 8192;
+  g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.variant, V::tiled);
+  EXPECT_EQ(g.vec, 1);
+  EXPECT_EQ(g.shared_bytes, (g.chunk + 3) * g.block * 4);
+  EXPECT_LE(g.chunk, geo::kTiledMaxChunk);
+  EXPECT_LE(g.shared_bytes, 48 * 1024);
+  s.has_plan = true;
+  s.plan_items = 130;
+  s.plan_chunk = 8;
+  g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.mapping, geo::ConvMapping::plan_items);
+  EXPECT_EQ(g.shared_bytes, (8 + 3) * g.block * 4);
+  s.plan_chunk = 128;  // larger than the staging buffer: the plan is ignored
+  g = geo::conv_fwd_geometry(s, sw);
+  EXPECT_EQ(g.mapping, geo::ConvMapping::sequence_chunks);
+  EXPECT_LE(g.shared_bytes, 48 * 1024);
+  sw.channel_tile = 1;  // an explicit channel tile wins over VT_CONV_REG=0 at width 4
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, V::channel_tile1);
+}
+
+TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
+  geo::ConvSwitches sw;
+  auto g = geo::conv_update_geometry(256, 8192, sw);
+  EXPECT_EQ(g.variant, geo::ConvUpdateVariant::per_width);
+  sw.reg = 1;
+  EXPECT_EQ(geo::conv_update_geometry(256, 8192, sw).variant, geo::ConvUpdateVariant::per_width);
+  EXPECT_EQ(g.grid_x, 8192 / geo::kBlockThreads);
+  EXPECT_EQ(g.grid_y, 256);
+  sw.reg = 0;
+  EXPECT_EQ(geo::conv_update_geometry(256, 8192, sw).variant, geo::ConvUpdateVariant::generic);
+  EXPECT_EQ(geo::conv_update_geometry(3, 1000, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
+}
+
+TEST(PostConvGeometry, PerTokenOrSixteenTokenTiles) {
+  geo::PostConvSwitches sw;
+  const int64_t slots = 2 * 16 + 32 + 1;  // q and k heads, v heads, the gates
+  auto g = geo::post_conv_geometry(1000, slots, sw);
+  EXPECT_EQ(g.variant, geo::kDefaultPostConvTokenTile ? geo::PostConvVariant::token_tile : geo::PostConvVariant::per_token);
+  sw.token_tile = 0;
+  g = geo::post_conv_geometry(1000, slots, sw);
+  EXPECT_EQ(g.variant, geo::PostConvVariant::per_token);
+  EXPECT_EQ(g.grid_x, 1000);
+  EXPECT_EQ(g.grid_y, 1);
+  sw.token_tile = 1;
+  g = geo::post_conv_geometry(1000, slots, sw);
+  EXPECT_EQ(g.variant, geo::PostConvVariant::token_tile);
+  EXPECT_EQ(g.block, 32 * geo::kTileWarps);
+  EXPECT_EQ(g.grid_x, (1000 + 15) / 16);
+  EXPECT_EQ(g.grid_y, slots);
+  EXPECT_EQ(geo::kTileTokens % geo::kTileWarps, 0);
+  EXPECT_EQ(geo::post_conv_geometry(0, slots, sw).grid_x, 0);
+  EXPECT_EQ(geo::post_conv_geometry(5, 0, sw).grid_x, 0);
 }
 
 TEST(ConvFwdGeometry, EmptyCallsLaunchNothing) {
@@ -84,7 +213,11 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
     const int64_t T = qsl.back();
     auto s = bf16_shape(T, 256, N);
     s.width = 2 + static_cast<int32_t>(rng() % 7);
-    const auto g = geo::conv_fwd_geometry(s, {});
+    s.x_pair_aligned = true;
+    geo::ConvSwitches sw;  // every variant in turn: each has its own chunk
+    sw.reg = trial % 2;
+    sw.channel_tile = (trial / 2) % 3;
+    const auto g = geo::conv_fwd_geometry(s, sw);
     if (T == 0) {
       EXPECT_EQ(g.grid_y, 0);
       continue;

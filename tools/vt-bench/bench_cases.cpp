@@ -9,6 +9,10 @@ namespace {
 // The CPU's fast provider against the scalar reference it stands in for.
 const Variant kWithoutFast{"reference", {}, {"fast"}};
 
+// A variant switch of performance.md ("Variants"). Providers without that variant ignore it,
+// so on their devices the row times the default again (vt-bench --device narrows the run).
+Variant switched(std::string name, std::string knob, int64_t value) { return {std::move(name), {{std::move(knob), value}}, {}}; }
+
 // Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
 int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
 
@@ -32,7 +36,12 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
   c.op = VT_OP_CAUSAL_CONV1D_FWD;
   c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8), seed); };
   // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
-  c.variants = {{"plan", {}, {}}, {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}, {}}, kWithoutFast};
+  c.variants = {{"plan", {}, {}},
+                {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}, {}},
+                switched("tiled", "VT_CONV_REG", 0),
+                switched("tile1", "VT_CONV_CHANNEL_TILE", 1),
+                switched("tile2", "VT_CONV_CHANNEL_TILE", 2),
+                kWithoutFast};
   return c;
 }
 
@@ -52,7 +61,7 @@ BenchCase update_case(int64_t batch) {
     p.silu = true;
     return opcheck::make_case(name, p, seed);
   };
-  c.variants = {{"default", {}, {}}, kWithoutFast};
+  c.variants = {{"default", {}, {}}, switched("generic", "VT_CONV_REG", 0), kWithoutFast};
   return c;
 }
 
@@ -71,7 +80,7 @@ BenchCase post_conv_case(int64_t tokens, int64_t hv) {
     p.l2norm = true;
     return opcheck::make_case(name, p, seed);
   };
-  c.variants = {{"default", {}, {}}, kWithoutFast};
+  c.variants = {{"default", {}, {}}, switched("tok-tile", "VT_GDN_POSTCONV_TOKEN_TILE", 1), kWithoutFast};
   return c;
 }
 

@@ -7,6 +7,8 @@
 #include <stdint.h>
 
 #define VT_MATH_FN __host__ __device__ __forceinline__
+// Kernels inline div_ge1 once per channel and token; its slow path stays one call.
+#define VT_MATH_COLD_FN __host__ __device__ __noinline__ inline
 #define VT_GEOMETRY_FN __host__ __device__ inline
 #include "vt/ops/launch_geometry.hpp"
 #include "vt/ops/portable_math.h"
@@ -95,6 +97,68 @@ __device__ __forceinline__ int32_t load_int(int dtype, const char* p) {
 
 __host__ __device__ __forceinline__ int dtype_bytes(int dtype) {
   return dtype == VT_DTYPE_F32 || dtype == VT_DTYPE_I32 ? 4 : dtype == VT_DTYPE_U8 ? 1 : 2;
+}
+
+// SiLU and sigmoid, equal to vt::math::silu and sigmoid bit for bit: div_ge1 seeded with the
+// hardware reciprocal estimate (rcp.approx.f32 is within 1 ulp, which the seed contract in
+// portable_math.h admits) instead of the portable seed's bit trick and two refinements.
+__device__ __forceinline__ float rcp_estimate(float d) {
+  float y;
+  asm("rcp.approx.f32 %0, %1;" : "=f"(y) : "f"(d));
+  return y;
+}
+__device__ __forceinline__ float silu_exact(float x) {
+  const float d = 1.0f + vt::math::exp(-x);
+  return vt::math::div_ge1_seeded(x, d, rcp_estimate(d));
+}
+__device__ __forceinline__ float sigmoid_exact(float x) {
+  const float d = 1.0f + vt::math::exp(-x);
+  return vt::math::div_ge1_seeded(1.0f, d, rcp_estimate(d));
+}
+
+// Read-only loads through the non-coherent path of `Bytes` bytes (the kernels' inputs never
+// alias their outputs, validated before any provider runs).
+template <int Bytes>
+struct Word;
+template <>
+struct Word<16> {
+  using type = uint4;
+};
+template <>
+struct Word<8> {
+  using type = uint2;
+};
+template <>
+struct Word<4> {
+  using type = unsigned int;
+};
+template <>
+struct Word<2> {
+  using type = unsigned short;
+};
+
+// `Vec` elements of type E, loaded or stored as one word.
+template <Elem E, int Vec>
+struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
+  using raw = typename ElemTraits<E>::raw;
+  static constexpr int kBytes = static_cast<int>(sizeof(raw)) * Vec;
+  raw v[Vec];
+  __device__ __forceinline__ float get(int i) const { return ElemTraits<E>::widen(v[i]); }
+  __device__ __forceinline__ void set(int i, float f) { v[i] = ElemTraits<E>::narrow(f); }
+};
+
+template <Elem E, int Vec>
+__device__ __forceinline__ Packet<E, Vec> load_packet(const char* p) {
+  using W = typename Word<Packet<E, Vec>::kBytes>::type;
+  const W w = __ldg(reinterpret_cast<const W*>(p));
+  Packet<E, Vec> pk;
+  memcpy(&pk, &w, sizeof pk);
+  return pk;
+}
+
+template <Elem E, int Vec>
+__device__ __forceinline__ void store_packet(char* p, const Packet<E, Vec>& pk) {
+  *reinterpret_cast<Packet<E, Vec>*>(p) = pk;
 }
 
 // A tensor's base address and strides in bytes, as kernels want them.

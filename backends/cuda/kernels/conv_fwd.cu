@@ -1,11 +1,13 @@
-// causal_conv1d_fwd: one program per (sequence, run of tokens) x channel group; each thread
-// keeps its channels' K-1 previous inputs in registers. The arithmetic is the reference's:
+// causal_conv1d_fwd: one program per (sequence, run of tokens) x channel group, in the
+// variants of launch_geometry.hpp. The arithmetic is the reference's in every variant:
 // acc = bias, then acc = fma(w[j], input[t-(K-1)+j], acc) oldest first, then SiLU.
 #include "common.cuh"
 #include "launch.hpp"
 
 namespace vt::cuda::kern {
 namespace {
+
+namespace geo = vt::ops::geometry;
 
 struct ConvFwdParams {
   View x, w, bias, out, state, his;
@@ -17,196 +19,223 @@ struct ConvFwdParams {
   int vector_store;
 };
 
-template <Elem E, int Vec>
-struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
-  typename ElemTraits<E>::raw v[Vec];
+// What one program works on: tokens [first, last) local to sequence n, which starts at row
+// `begin` and has L tokens; its state slot (-1: none) and whether the old state is read.
+struct Segment {
+  int64_t n, first, last, begin, L, slot;
+  bool initial;
 };
 
-template <Elem E, int Vec>
-__device__ __forceinline__ void load_vec(const char* p, float* out) {
-  const Packet<E, Vec> pk = *reinterpret_cast<const Packet<E, Vec>*>(p);
-#pragma unroll
-  for (int i = 0; i < Vec; ++i) out[i] = ElemTraits<E>::widen(pk.v[i]);
-}
-
-template <Elem E, int Vec>
-__device__ __forceinline__ void store_vec(char* p, const float* in) {
-  Packet<E, Vec> pk;
-#pragma unroll
-  for (int i = 0; i < Vec; ++i) pk.v[i] = ElemTraits<E>::narrow(in[i]);
-  *reinterpret_cast<Packet<E, Vec>*>(p) = pk;
-}
-
-__device__ __forceinline__ int32_t clamp_token(int32_t v, int64_t T) {
-  return v < 0 ? 0 : (v > T ? static_cast<int32_t>(T) : v);
-}
-
-// Tokens [first, last) (local to sequence n) for channels c0..c0+Vec-1.
-template <int K, Elem X, int Vec>
-__device__ void run_segment(const ConvFwdParams& p, int64_t n, int64_t first, int64_t last, int64_t c0) {
-  constexpr int W = K - 1;
-  constexpr int kXBytes = sizeof(typename ElemTraits<X>::raw);
-  const int64_t begin = clamp_token(p.qsl[n], p.T);
-  const int64_t end = clamp_token(p.qsl[n + 1], p.T);
-  const int64_t L = end > begin ? end - begin : 0;
-  if (last > L) last = L;
-  if (first >= last) return;
-  int64_t slot = -1;
-  bool initial = false;
-  if (p.slots) {
-    slot = p.slots[n];
-    if (slot < 0 || slot >= p.S) return;  // padding, or a slot outside the cache: untouched
-    initial = p.his.base && load_int(p.his.dtype, p.his.base + n * p.his.s0) != 0;
+__device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
+  if (p.plan) {
+    s->n = p.plan[2 * k];
+    s->first = p.plan[2 * k + 1];
+    if (s->n < 0 || s->n >= p.N) return false;
+  } else {
+    const int32_t* qsl = p.qsl;
+    geo::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &s->n, &s->first);
   }
-  const int nc = static_cast<int>(p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
-  auto load_x = [&](int64_t token, float* v) {
-    const char* row = p.x.base + (begin + token) * p.x.s0 + c0 * kXBytes;
-    if constexpr (Vec > 1) {
-      load_vec<X, Vec>(row, v);
-    } else {
-      v[0] = ElemTraits<X>::widen(*reinterpret_cast<const typename ElemTraits<X>::raw*>(row));
-    }
-  };
-  auto state_at = [&](int k, int col) {
-    return p.state.base + slot * p.state.s0 + (c0 + k) * p.state.s1 + col * p.state.s2;
-  };
+  s->begin = geo::clamp_token(p.qsl[s->n], p.T);
+  const int64_t end = geo::clamp_token(p.qsl[s->n + 1], p.T);
+  s->L = end > s->begin ? end - s->begin : 0;
+  s->last = s->first + p.chunk < s->L ? s->first + p.chunk : s->L;
+  if (s->first < 0 || s->first >= s->last) return false;
+  s->slot = -1;
+  s->initial = false;
+  if (p.slots) {
+    s->slot = p.slots[s->n];
+    if (s->slot < 0 || s->slot >= p.S) return false;  // padding, or a slot outside the cache: untouched
+    s->initial = p.his.base && load_int(p.his.dtype, p.his.base + s->n * p.his.s0) != 0;
+  }
+  return true;
+}
 
-  float w[Vec][K], b[Vec];
+__device__ __forceinline__ char* state_at(const ConvFwdParams& p, const Segment& s, int64_t c, int col) {
+  return p.state.base + s.slot * p.state.s0 + c * p.state.s1 + col * p.state.s2;
+}
+
+// Input i (local token index, negative: the old state's column W + i) of channel c.
+__device__ __forceinline__ float context_at(const ConvFwdParams& p, const Segment& s, int W, int64_t i, int64_t c) {
+  if (i >= 0) return load(p.x.dtype, p.x.base + (s.begin + i) * p.x.s0 + c * dtype_bytes(p.x.dtype));
+  return s.initial ? load(p.state.dtype, state_at(p, s, c, static_cast<int>(W + i))) : 0.0f;
+}
+
+// The rolled state of channel c, by the program holding the sequence's first token: the last
+// W of [old context | the sequence's tokens]. Column j takes old column L + j when the
+// sequence is shorter than W; columns go in increasing order, so that one is still unwritten
+// when it is read.
+__device__ __forceinline__ void roll_state(const ConvFwdParams& p, const Segment& s, int W, int64_t c) {
+  for (int j = 0; j < W; ++j) store(p.state.dtype, state_at(p, s, c, j), context_at(p, s, W, s.L - W + j, c));
+}
+
+__device__ __forceinline__ float activate(const ConvFwdParams& p, float acc) {
+  return p.silu ? silu_exact(acc) : acc;  // equal to silu bit for bit
+}
+
+// Register window: Vec channels per thread, the K-1 previous inputs in registers, and kBatch
+// tokens' loads issued before any of them is used, so each thread keeps several loads in
+// flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
+// channel_tile2 (K = 4, Vec = 2).
+template <int K, Elem X, int Vec>
+__global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_window_kernel(const ConvFwdParams p) {
+  constexpr int W = K - 1;
+  constexpr int kBatch = 8;
+  using Pk = Packet<X, Vec>;
+  // Programs along tokens on x (up to 2^31-1 of them), channel blocks on y.
+  const int64_t c0 = (static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x) * Vec;
+  if (c0 >= p.C) return;
+  Segment s;
+  if (!find_segment(p, blockIdx.x, &s)) return;
+  const int nc = static_cast<int>(p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
+  const char* xcol = p.x.base + s.begin * p.x.s0 + c0 * static_cast<int64_t>(sizeof(typename Pk::raw));
+
+  float w[Vec][K], b[Vec], win[Vec][K];
 #pragma unroll
   for (int i = 0; i < Vec; ++i) {
     const int64_t c = c0 + (i < nc ? i : 0);
 #pragma unroll
     for (int j = 0; j < K; ++j) w[i][j] = load(p.w.dtype, p.w.base + c * p.w.s0 + j * p.w.s1);
     b[i] = p.bias.base ? load(p.bias.dtype, p.bias.base + c * p.bias.s0) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < W; ++j) win[i][j] = context_at(p, s, W, s.first - W + j, c);
   }
 
-  // The left context of `first`: x, the old state, or zeros.
-  float win[Vec][K];
+  for (int64_t t0 = s.first; t0 < s.last; t0 += kBatch) {
+    Pk in[kBatch];
 #pragma unroll
-  for (int j = 0; j < W; ++j) {
-    const int64_t i = first - W + j;
-    float v[Vec];
-    if (i >= 0) {
-      load_x(i, v);
-    } else {
+    for (int u = 0; u < kBatch; ++u)
+      if (t0 + u < s.last) in[u] = load_packet<X, Vec>(xcol + (t0 + u) * p.x.s0);
+    // One token's code, not kBatch copies: the loaded words shift down instead, which keeps
+    // the kernel small enough for the instruction cache.
+    const int n = static_cast<int>(s.last - t0 < kBatch ? s.last - t0 : kBatch);
+#pragma unroll 1
+    for (int u = 0; u < n; ++u) {
+      float o[Vec];
 #pragma unroll
-      for (int k = 0; k < Vec; ++k) v[k] = (initial && k < nc) ? load(p.state.dtype, state_at(k, static_cast<int>(W + i))) : 0.0f;
-    }
+      for (int i = 0; i < Vec; ++i) {
+        win[i][W] = in[0].get(i);
+        float acc = b[i];
 #pragma unroll
-    for (int k = 0; k < Vec; ++k) win[k][j] = v[k];
-  }
-
-#pragma unroll 4
-  for (int64_t t = first; t < last; ++t) {
-    float xv[Vec], o[Vec];
-    load_x(t, xv);
+        for (int j = 0; j < K; ++j) acc = fmaf(w[i][j], win[i][j], acc);
+        o[i] = activate(p, acc);
 #pragma unroll
-    for (int k = 0; k < Vec; ++k) {
-      win[k][W] = xv[k];
-      float acc = b[k];
-#pragma unroll
-      for (int j = 0; j < K; ++j) acc = fmaf(w[k][j], win[k][j], acc);
-      o[k] = p.silu ? vt::math::silu_fast(acc) : acc;  // equal to silu bit for bit
-#pragma unroll
-      for (int j = 0; j < W; ++j) win[k][j] = win[k][j + 1];
-    }
-    char* orow = p.out.base + (begin + t) * p.out.s0;
-    if (Vec > 1 && p.vector_store) {
-      store_vec<X, Vec>(orow + c0 * kXBytes, o);
-    } else {
-      const int ob = dtype_bytes(p.out.dtype);
-#pragma unroll
-      for (int k = 0; k < Vec; ++k)
-        if (k < nc) store(p.out.dtype, orow + (c0 + k) * ob, o[k]);
-    }
-  }
-
-  if (slot >= 0 && first == 0) {
-    // The rolled state: the last W of [old context | the sequence's tokens]. Column j takes
-    // old column L + j when the sequence is shorter than W; columns are written in
-    // increasing order, so that one is still unwritten when it is read.
-#pragma unroll
-    for (int j = 0; j < W; ++j) {
-      const int64_t i = L - W + j;
-      float v[Vec];
-      if (i >= 0) {
-        load_x(i, v);
-      } else {
-#pragma unroll
-        for (int k = 0; k < Vec; ++k) v[k] = (initial && k < nc) ? load(p.state.dtype, state_at(k, static_cast<int>(W + i))) : 0.0f;
+        for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
       }
 #pragma unroll
-      for (int k = 0; k < Vec; ++k)
-        if (k < nc) store(p.state.dtype, state_at(k, j), v[k]);
+      for (int v = 0; v + 1 < kBatch; ++v) in[v] = in[v + 1];
+      char* orow = p.out.base + (s.begin + t0 + u) * p.out.s0;
+      if (Vec > 1 && p.vector_store) {
+        Pk pk;
+#pragma unroll
+        for (int i = 0; i < Vec; ++i) pk.set(i, o[i]);
+        store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
+      } else {
+        const int ob = dtype_bytes(p.out.dtype);
+#pragma unroll
+        for (int i = 0; i < Vec; ++i)
+          if (i < nc) store(p.out.dtype, orow + (c0 + i) * ob, o[i]);
+      }
     }
   }
+
+  if (s.slot >= 0 && s.first == 0)
+    for (int i = 0; i < nc; ++i) roll_state(p, s, W, c0 + i);
 }
 
-template <int K, Elem X, int Vec>
-__global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_fwd_kernel(const ConvFwdParams p) {
-  // Programs along tokens on x (up to 2^31-1 of them), channel blocks on y.
-  const int64_t c0 = (static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x) * Vec;
-  if (c0 >= p.C) return;
-  const int64_t k = blockIdx.x;
-  int64_t n, first;
-  if (p.plan) {
-    n = p.plan[2 * k];
-    first = p.plan[2 * k + 1];
-    if (n < 0 || n >= p.N) return;
-  } else {
-    const int32_t* qsl = p.qsl;
-    vt::ops::geometry::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &n, &first);
+// Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
+// are staged in shared memory first, all loads in flight at once, then consumed oldest first.
+template <int K>
+__global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(const ConvFwdParams p) {
+  constexpr int W = K - 1;
+  extern __shared__ float tile[];  // [chunk + W][block], a thread's column at threadIdx.x
+  const int64_t c = static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x;
+  if (c >= p.C) return;  // no barrier below: every thread uses only its own column
+  Segment s;
+  if (!find_segment(p, blockIdx.x, &s)) return;
+  const int64_t rows = s.last - s.first + W;
+  for (int64_t r = 0; r < rows; ++r) tile[r * blockDim.x + threadIdx.x] = context_at(p, s, W, s.first - W + r, c);
+
+  float w[K];
+#pragma unroll
+  for (int j = 0; j < K; ++j) w[j] = load(p.w.dtype, p.w.base + c * p.w.s0 + j * p.w.s1);
+  const float b = p.bias.base ? load(p.bias.dtype, p.bias.base + c * p.bias.s0) : 0.0f;
+  const int ob = dtype_bytes(p.out.dtype);
+  for (int64_t t = s.first; t < s.last; ++t) {
+    const float* col = tile + (t - s.first) * blockDim.x + threadIdx.x;
+    float acc = b;
+#pragma unroll
+    for (int j = 0; j < K; ++j) acc = fmaf(w[j], col[j * blockDim.x], acc);
+    store(p.out.dtype, p.out.base + (s.begin + t) * p.out.s0 + c * ob, activate(p, acc));
   }
-  run_segment<K, X, Vec>(p, n, first, first + p.chunk, c0);
+  if (s.slot >= 0 && s.first == 0) roll_state(p, s, W, c);
 }
 
 template <int K, Elem X>
-void launch_typed(const ConvFwdParams& p, const vt::ops::geometry::ConvFwdGeometry& g, cudaStream_t s) {
-  constexpr int kVec = vt::ops::geometry::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
-  const dim3 grid(static_cast<unsigned>(g.grid_y), static_cast<unsigned>(g.grid_x));
-  const dim3 block(static_cast<unsigned>(g.block));
-  if (g.vec == kVec) conv_fwd_kernel<K, X, kVec><<<grid, block, 0, s>>>(p);
-  else conv_fwd_kernel<K, X, 1><<<grid, block, 0, s>>>(p);
+void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, cudaStream_t s) {
+  constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
+  if constexpr (K == 4 && X != Elem::f32) {
+    if (g.vec == 2) {
+      conv_fwd_window_kernel<K, X, 2><<<grid, block, 0, s>>>(p);
+      return;
+    }
+  }
+  if (g.vec == kFull) conv_fwd_window_kernel<K, X, kFull><<<grid, block, 0, s>>>(p);
+  else conv_fwd_window_kernel<K, X, 1><<<grid, block, 0, s>>>(p);
 }
 
 template <int K>
-void launch_width(const ConvFwdParams& p, const vt::ops::geometry::ConvFwdGeometry& g, int x_dtype, cudaStream_t s) {
-  if (x_dtype == VT_DTYPE_F32) launch_typed<K, Elem::f32>(p, g, s);
-  else if (x_dtype == VT_DTYPE_F16) launch_typed<K, Elem::f16>(p, g, s);
-  else launch_typed<K, Elem::bf16>(p, g, s);
+void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, int x_dtype, cudaStream_t s) {
+  const dim3 grid(static_cast<unsigned>(g.grid_y), static_cast<unsigned>(g.grid_x));
+  const dim3 block(static_cast<unsigned>(g.block));
+  if (g.variant == geo::ConvFwdVariant::tiled) {
+    conv_fwd_tiled_kernel<K><<<grid, block, static_cast<size_t>(g.shared_bytes), s>>>(p);
+  } else if (x_dtype == VT_DTYPE_F32) {
+    launch_window<K, Elem::f32>(p, g, grid, block, s);
+  } else if (x_dtype == VT_DTYPE_F16) {
+    launch_window<K, Elem::f16>(p, g, grid, block, s);
+  } else {
+    launch_window<K, Elem::bf16>(p, g, grid, block, s);
+  }
+}
+
+bool aligned(const View& v, int bytes) {
+  return reinterpret_cast<uintptr_t>(v.base) % bytes == 0 && v.s0 % bytes == 0;
 }
 
 }  // namespace
 
-vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geometry::ConvSwitches& sw,
-                          cudaStream_t stream, vt::ops::geometry::ConvFwdGeometry* used) {
-  namespace geo = vt::ops::geometry;
-  const int xb = dtype_bytes(a.x.dtype);
+vt::ops::geometry::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a,
+                                                        const vt::ops::geometry::ConvSwitches& sw) {
   const View x = view_of(a.x), out = view_of(a.out);
   geo::ConvFwdShape shape;
   shape.tokens = a.num_tokens;
   shape.channels = a.channels;
   shape.seqs = a.num_seqs;
   shape.width = static_cast<int32_t>(a.width);
-  shape.x_elem_bytes = xb;
-  shape.x_vector_aligned = reinterpret_cast<uintptr_t>(x.base) % 16 == 0 && x.s0 % 16 == 0;
-  shape.out_vector_aligned = reinterpret_cast<uintptr_t>(out.base) % 16 == 0 && out.s0 % 16 == 0;
+  shape.x_elem_bytes = dtype_bytes(a.x.dtype);
+  shape.x_vector_aligned = aligned(x, 16);
+  shape.out_vector_aligned = aligned(out, 16);
+  shape.x_pair_aligned = aligned(x, 4) && aligned(out, 4);
   shape.out_same_dtype = a.out.dtype == a.x.dtype;
   if (a.plan) {
     shape.has_plan = true;
     shape.plan_items = a.plan->n_items;
     shape.plan_chunk = a.plan->chunk_size;
   }
-  const geo::ConvFwdGeometry g = geo::conv_fwd_geometry(shape, sw);
-  if (used) *used = g;
+  return geo::conv_fwd_geometry(shape, sw);
+}
+
+vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geometry::ConvSwitches& sw,
+                          cudaStream_t stream) {
+  const geo::ConvFwdGeometry g = conv_fwd_geometry_of(a, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (g.grid_y > 0x7fffffff || g.grid_x > 0xffff) return launch_error("causal_conv1d_fwd: grid too large");
 
   ConvFwdParams p{};
-  p.x = x;
+  p.x = view_of(a.x);
   p.w = view_of(a.weight);
   p.bias = view_of(a.bias);
-  p.out = out;
+  p.out = view_of(a.out);
   p.state = view_of(a.conv_state);
   p.his = view_of(a.has_initial_state);
   p.slots = reinterpret_cast<const int32_t*>(view_of(a.state_indices).base);

@@ -9,12 +9,16 @@
 namespace vt::cuda::kern {
 
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& args, const vt::ops::geometry::ConvSwitches& switches,
-                          cudaStream_t stream, vt::ops::geometry::ConvFwdGeometry* used = nullptr);
-vt_status launch_conv_update(const vt_causal_conv1d_update_args& args, cudaStream_t stream);
-vt_status launch_post_conv(const vt_gdn_post_conv_args& args, cudaStream_t stream);
+                          cudaStream_t stream);
+vt_status launch_conv_update(const vt_causal_conv1d_update_args& args, const vt::ops::geometry::ConvSwitches& switches,
+                             cudaStream_t stream);
+vt_status launch_post_conv(const vt_gdn_post_conv_args& args, const vt::ops::geometry::PostConvSwitches& switches,
+                           cudaStream_t stream);
 vt_status launch_l2norm(const vt_l2norm_args& args, cudaStream_t stream);
-vt_status launch_gating(const vt_gdn_gating_args& args, cudaStream_t stream);
-vt_status launch_split(const vt_gdn_split_args& args, cudaStream_t stream);
+vt_status launch_gating(const vt_gdn_gating_args& args, const vt::ops::geometry::PostConvSwitches& switches,
+                        cudaStream_t stream);
+vt_status launch_split(const vt_gdn_split_args& args, const vt::ops::geometry::PostConvSwitches& switches,
+                       cudaStream_t stream);
 
 // The status of the launch just made (configuration errors surface here, not later).
 vt_status launch_status(const char* op);

@@ -1,7 +1,8 @@
-// gdn_post_conv and its pieces. One block per token: its q and k rows, one 32-lane warp per
-// row so the canonical sum of squares is the lane butterfly; its v row; its gates. Split and
-// gating launch the same kernel with only their part, so the fused op equals the
-// composition by construction; l2norm runs the same row function over its own rows.
+// gdn_post_conv and its pieces, in two schedules (launch_geometry.hpp). per_token: one block
+// per token: its q and k rows, one 32-lane warp per row so the canonical sum of squares is
+// the lane butterfly; its v row; its gates. token_tile: a block of four warps per 16 tokens
+// of one row slot. Split and gating launch the same kernels with only their part, so the
+// fused op equals the composition by construction; l2norm runs the same row function.
 #include "common.cuh"
 #include "launch.hpp"
 
@@ -63,6 +64,36 @@ __device__ __forceinline__ void l2_row(const char* in, int in_dtype, int64_t in_
   }
 }
 
+// R rows of d <= 256 elements, row r at in + r * in_row (out likewise), `rows` of them real:
+// all their loads are issued before the first reduction. Each row's arithmetic is l2_row's.
+template <int R>
+__device__ __forceinline__ void l2_rows(const char* in, int64_t in_row, int in_dtype, int64_t in_step, char* out,
+                                        int64_t out_row, int out_dtype, int64_t out_step, int rows, int64_t d, float eps,
+                                        int normalise, int lane) {
+  float x[R][kMaxPerLane];
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+#pragma unroll
+    for (int m = 0; m < kMaxPerLane; ++m) {
+      const int64_t i = lane + 32 * m;
+      x[r][m] = (r < rows && i < d) ? load(in_dtype, in + r * in_row + i * in_step) : 0.0f;
+    }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (r >= rows) break;
+    float p = 0.0f;
+#pragma unroll
+    for (int m = 0; m < kMaxPerLane; ++m)
+      if (lane + 32 * m < d) p = fmaf(x[r][m], x[r][m], p);
+    const float scale = normalise ? inverse_norm(row_sum_sq(p, lane), eps) : 1.0f;
+#pragma unroll
+    for (int m = 0; m < kMaxPerLane; ++m) {
+      const int64_t i = lane + 32 * m;
+      if (i < d) store(out_dtype, out + r * out_row + i * out_step, normalise ? x[r][m] * scale : x[r][m]);
+    }
+  }
+}
+
 struct PostConvParams {
   View conv_out, q, k, v, a, b, A_log, dt_bias, g, beta;
   int64_t Hk, Hv, Dk, Dv;
@@ -71,7 +102,17 @@ struct PostConvParams {
   int split;      // write q, k, v
   int gate;       // write g, beta
   int v_bulk;     // v rows are dense and share conv_out's dtype: copy 16-byte words
+  int64_t T;
 };
+
+// Element j of token t's v head h; with `words` set, 16-byte word j of it instead (the
+// caller checked v_bulk and that the head is a whole number of words).
+__device__ __forceinline__ void copy_v_part(const PostConvParams& p, int64_t t, int64_t h, int64_t j, bool words) {
+  const char* vin = p.conv_out.base + t * p.conv_out.s0 + (2 * p.Hk * p.Dk + h * p.Dv) * p.conv_out.s1;
+  char* vout = p.v.base + t * p.v.s0 + h * p.v.s1;
+  if (words) reinterpret_cast<uint4*>(vout)[j] = __ldg(reinterpret_cast<const uint4*>(vin) + j);
+  else store(p.v.dtype, vout + j * p.v.s2, load(p.conv_out.dtype, vin + j * p.conv_out.s1));
+}
 
 // g = -(exp(A_log) * softplus(a + dt_bias)), beta = sigmoid(b): the reference's order.
 __device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, int64_t h) {
@@ -80,7 +121,7 @@ __device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, in
   const float ex = vt::math::exp(load(VT_DTYPE_F32, p.A_log.base + h * p.A_log.s0));
   store(VT_DTYPE_F32, p.g.base + t * p.g.s0 + h * p.g.s1, -(ex * sp));
   const float bv = load(p.b.dtype, p.b.base + t * p.b.s0 + h * p.b.s1);
-  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, vt::math::sigmoid_fast(bv));  // == sigmoid
+  store(VT_DTYPE_F32, p.beta.base + t * p.beta.s0 + h * p.beta.s1, sigmoid_exact(bv));  // == sigmoid
 }
 
 // One block per token: its q and k rows one warp each, its v row, its gates.
@@ -95,20 +136,53 @@ __global__ void __launch_bounds__(kThreads) post_conv_kernel(const PostConvParam
       l2_row(row + r * p.Dk * p.conv_out.s1, p.conv_out.dtype, p.conv_out.s1, dst.base + t * dst.s0 + h * dst.s1, dst.dtype,
              dst.s2, p.Dk, p.eps, p.normalise, lane);
     }
-    const char* vin = row + 2 * p.Hk * p.Dk * p.conv_out.s1;
-    char* vout = p.v.base + t * p.v.s0;
-    if (p.v_bulk) {
+    if (p.v_bulk) {  // all heads as one run of words
       const int64_t words = p.Hv * p.Dv * p.conv_out.s1 / 16;
-      for (int64_t i = threadIdx.x; i < words; i += kThreads)
-        reinterpret_cast<uint4*>(vout)[i] = reinterpret_cast<const uint4*>(vin)[i];
+      for (int64_t j = threadIdx.x; j < words; j += kThreads) copy_v_part(p, t, 0, j, true);
     } else {
-      for (int64_t h = 0; h < p.Hv; ++h)
-        for (int64_t d = threadIdx.x; d < p.Dv; d += kThreads)
-          store(p.v.dtype, vout + h * p.v.s1 + d * p.v.s2, load(p.conv_out.dtype, vin + (h * p.Dv + d) * p.conv_out.s1));
+      for (int64_t i = threadIdx.x; i < p.Hv * p.Dv; i += kThreads) copy_v_part(p, t, i / p.Dv, i % p.Dv, false);
     }
   }
   if (p.gate)
     for (int64_t h = threadIdx.x; h < p.Hv; h += kThreads) gate_head(p, t, h);
+}
+
+// A block of four warps owns tokens [16 x, 16 x + 16) of row slot y: q/k head y < 2 Hk (each
+// warp four tokens, their loads in flight together), v head y - 2 Hk, or the gates (the
+// last slot).
+__global__ void __launch_bounds__(32 * vt::ops::geometry::kTileWarps) post_conv_tile_kernel(const PostConvParams p) {
+  constexpr int kTokens = vt::ops::geometry::kTileTokens;
+  constexpr int kPerWarp = kTokens / vt::ops::geometry::kTileWarps;
+  constexpr int kBlock = 32 * vt::ops::geometry::kTileWarps;
+  const int64_t t0 = static_cast<int64_t>(blockIdx.x) * kTokens;
+  const int64_t tiles = p.T - t0 < kTokens ? p.T - t0 : kTokens;
+  const int64_t slot = blockIdx.y;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int64_t qk_slots = p.split ? 2 * p.Hk : 0, v_slots = p.split ? p.Hv : 0;
+  if (slot < qk_slots) {
+    const View& dst = slot < p.Hk ? p.q : p.k;
+    const int64_t h = slot < p.Hk ? slot : slot - p.Hk;
+    const int64_t t = t0 + warp * kPerWarp;
+    const int rows = static_cast<int>(tiles - warp * kPerWarp < kPerWarp ? tiles - warp * kPerWarp : kPerWarp);
+    if (rows <= 0) return;
+    const char* in = p.conv_out.base + t * p.conv_out.s0 + slot * p.Dk * p.conv_out.s1;
+    char* out = dst.base + t * dst.s0 + h * dst.s1;
+    if (p.Dk <= 32 * kMaxPerLane) {
+      l2_rows<kPerWarp>(in, p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out, dst.s0, dst.dtype, dst.s2, rows, p.Dk, p.eps,
+                        p.normalise, lane);
+    } else {
+      for (int r = 0; r < rows; ++r)
+        l2_row(in + r * p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out + r * dst.s0, dst.dtype, dst.s2, p.Dk, p.eps,
+               p.normalise, lane);
+    }
+  } else if (slot < qk_slots + v_slots) {
+    const int64_t h = slot - qk_slots;
+    const bool words = p.v_bulk && (p.Dv * p.conv_out.s1) % 16 == 0;
+    const int64_t per = words ? p.Dv * p.conv_out.s1 / 16 : p.Dv;
+    for (int64_t i = threadIdx.x; i < tiles * per; i += kBlock) copy_v_part(p, t0 + i / per, h, i % per, words);
+  } else {
+    for (int64_t i = threadIdx.x; i < tiles * p.Hv; i += kBlock) gate_head(p, t0 + i / p.Hv, i % p.Hv);
+  }
 }
 
 // l2norm's rows [outer, inner, D] (rank 2 is [1, R, D]), one warp each.
@@ -129,10 +203,17 @@ __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
   l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1, lane);
 }
 
-vt_status launch(const PostConvParams& p, int64_t tokens, cudaStream_t stream, const char* op) {
-  if (tokens == 0) return VT_OK;
-  if (tokens > 0x7fffffff) return launch_error("post-conv: more than 2^31-1 tokens");
-  post_conv_kernel<<<static_cast<unsigned>(tokens), kThreads, 0, stream>>>(p);
+vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::PostConvSwitches& sw, cudaStream_t stream,
+                 const char* op) {
+  namespace geo = vt::ops::geometry;
+  p.T = tokens;
+  const int64_t slots = (p.split ? 2 * p.Hk + p.Hv : 0) + (p.gate ? 1 : 0);
+  const geo::PostConvGeometry g = geo::post_conv_geometry(tokens, slots, sw);
+  if (g.grid_x == 0) return VT_OK;
+  if (g.grid_x > 0x7fffffff || g.grid_y > 0xffff) return launch_error("post-conv: grid too large");
+  const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
+  if (g.variant == geo::PostConvVariant::token_tile) post_conv_tile_kernel<<<grid, static_cast<unsigned>(g.block), 0, stream>>>(p);
+  else post_conv_kernel<<<grid, static_cast<unsigned>(g.block), 0, stream>>>(p);
   return launch_status(op);
 }
 
@@ -167,7 +248,8 @@ PostConvParams split_params(const vt_tensor& conv_out, const vt_tensor& q, const
 
 }  // namespace
 
-vt_status launch_post_conv(const vt_gdn_post_conv_args& a, cudaStream_t stream) {
+vt_status launch_post_conv(const vt_gdn_post_conv_args& a, const vt::ops::geometry::PostConvSwitches& sw,
+                           cudaStream_t stream) {
   PostConvParams p = split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   p.a = view_of(a.a);
   p.b = view_of(a.b);
@@ -178,16 +260,17 @@ vt_status launch_post_conv(const vt_gdn_post_conv_args& a, cudaStream_t stream) 
   p.eps = a.eps;
   p.normalise = a.l2norm != 0;
   p.gate = 1;
-  return launch(p, a.num_tokens, stream, "gdn_post_conv");
+  return launch(p, a.num_tokens, sw, stream, "gdn_post_conv");
 }
 
-vt_status launch_split(const vt_gdn_split_args& a, cudaStream_t stream) {
+vt_status launch_split(const vt_gdn_split_args& a, const vt::ops::geometry::PostConvSwitches& sw, cudaStream_t stream) {
   const PostConvParams p =
       split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
-  return launch(p, a.num_tokens, stream, "gdn_split");
+  return launch(p, a.num_tokens, sw, stream, "gdn_split");
 }
 
-vt_status launch_gating(const vt_gdn_gating_args& a, cudaStream_t stream) {
+vt_status launch_gating(const vt_gdn_gating_args& a, const vt::ops::geometry::PostConvSwitches& sw,
+                        cudaStream_t stream) {
   PostConvParams p{};
   p.a = view_of(a.a);
   p.b = view_of(a.b);
@@ -197,7 +280,7 @@ vt_status launch_gating(const vt_gdn_gating_args& a, cudaStream_t stream) {
   p.beta = view_of(a.beta_out);
   p.Hv = a.value_heads;
   p.gate = 1;
-  return launch(p, a.num_tokens, stream, "gdn_gating");
+  return launch(p, a.num_tokens, sw, stream, "gdn_gating");
 }
 
 vt_status launch_l2norm(const vt_l2norm_args& a, cudaStream_t stream) {

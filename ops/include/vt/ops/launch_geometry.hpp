@@ -24,29 +24,58 @@ enum class ConvMapping {
   sequence_chunks,  // no plan: program k serves sequence n with B_n <= k < B_{n+1}, B_n = qsl[n] / chunk + n
 };
 
+// The conv prefill's variants (performance.md, "Variants"); all give identical bits.
+enum class ConvFwdVariant {
+  reg_window,     // K-1 previous inputs in registers, 16-byte vectors of channels per thread
+  tiled,          // the block stages its tokens (and the halo) in shared memory; any shape
+  channel_tile1,  // K = 4: one channel per thread, 128 channels per block
+  channel_tile2,  // K = 4, 16-bit x: two channels per thread, 256 channels per block
+};
+
+constexpr const char* variant_name(ConvFwdVariant v) {
+  return v == ConvFwdVariant::reg_window    ? "reg_window"
+         : v == ConvFwdVariant::tiled       ? "tiled"
+         : v == ConvFwdVariant::channel_tile1 ? "channel_tile1"
+                                              : "channel_tile2";
+}
+
 struct ConvFwdShape {
   int64_t tokens = 0, channels = 0, seqs = 0;
   int32_t width = 4;            // K
   int32_t x_elem_bytes = 2;
   bool x_vector_aligned = false;  // x's base and row stride are multiples of 16 bytes
   bool out_vector_aligned = false;
+  bool x_pair_aligned = false;    // x's and out's base and row stride are multiples of 4 bytes
   bool out_same_dtype = false;    // out stores can reuse x's vector width
   bool has_plan = false;
   int64_t plan_items = 0;
   int32_t plan_chunk = 8;
 };
 
+// The run-time switches of performance.md. Unset ones keep the defaults, which are the
+// variants measured fastest on the H200 (docs/benchmarks.md).
 struct ConvSwitches {
-  bool exact_chunks = true;  // VT_CONV_EXACT_CHUNKS
+  bool exact_chunks = true;    // VT_CONV_EXACT_CHUNKS
+  int32_t reg = -1;            // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
+  int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
 };
 
+// The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile beat
+// every other variant on every prefill shape, and the tiled conv beat the register window
+// (whose 16-byte vectors leave too few threads in flight); the decode update's per-width
+// kernel beat the generic one, and is kept unless VT_CONV_REG=0 asks for the generic.
+inline constexpr int32_t kDefaultChannelTile = 2;
+inline constexpr int32_t kDefaultConvReg = 0;
+
 struct ConvFwdGeometry {
+  ConvFwdVariant variant = ConvFwdVariant::reg_window;
   ConvMapping mapping = ConvMapping::sequence_chunks;
   int64_t chunk = 0;          // tokens per program
   int32_t vec = 1;            // channels per thread
   bool vector_store = false;  // out written with vector stores
   int32_t block = kBlockThreads;
   int64_t grid_x = 0, grid_y = 0;  // channel groups, programs along tokens
+  int64_t shared_bytes = 0;        // the tiled variant's staging buffer
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -57,16 +86,37 @@ constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks) {
   return chunk;
 }
 
+// The largest tile of tokens the tiled variant stages: (chunk + K - 1) rows of a block's
+// channels in f32 stay under 48 KiB, the shared memory every CUDA device gives a block.
+inline constexpr int64_t kTiledMaxChunk = 64;
+
+constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitches& sw) {
+  const int32_t tile = sw.channel_tile >= 0 ? sw.channel_tile : kDefaultChannelTile;
+  if (s.width == 4 && tile == 2 && s.x_elem_bytes == 2 && s.out_same_dtype && s.x_pair_aligned && s.channels % 2 == 0)
+    return ConvFwdVariant::channel_tile2;
+  if (s.width == 4 && tile >= 1) return ConvFwdVariant::channel_tile1;  // tile 2 on a shape it cannot serve, too
+  const int32_t reg = sw.reg >= 0 ? sw.reg : kDefaultConvReg;
+  return reg ? ConvFwdVariant::reg_window : ConvFwdVariant::tiled;
+}
+
 constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwitches& sw) {
   ConvFwdGeometry g;
-  const int32_t full_vec = kMaxVectorBytes / std::max<int32_t>(s.x_elem_bytes, 1);
-  g.vec = (s.x_vector_aligned && s.channels % full_vec == 0) ? full_vec : 1;
-  g.vector_store = g.vec > 1 && s.out_vector_aligned && s.out_same_dtype;
+  g.variant = conv_fwd_variant(s, sw);
+  if (g.variant == ConvFwdVariant::reg_window) {
+    const int32_t full_vec = kMaxVectorBytes / std::max<int32_t>(s.x_elem_bytes, 1);
+    g.vec = (s.x_vector_aligned && s.channels % full_vec == 0) ? full_vec : 1;
+    g.vector_store = g.vec > 1 && s.out_vector_aligned && s.out_same_dtype;
+  } else if (g.variant == ConvFwdVariant::channel_tile2) {
+    g.vec = 2;
+    g.vector_store = true;
+  }
   const int64_t groups = (s.channels + g.vec - 1) / g.vec;
   g.grid_x = (groups + g.block - 1) / g.block;
   // A plan whose chunks are shorter than the state (W = K-1) would let two programs read
-  // the old state while one writes it: such a plan is ignored.
-  const bool plan_ok = s.has_plan && sw.exact_chunks && s.plan_chunk >= s.width - 1;
+  // the old state while one writes it: such a plan is ignored, as is one whose chunks
+  // exceed the tiled variant's staging buffer.
+  const bool plan_fits = g.variant != ConvFwdVariant::tiled || s.plan_chunk <= kTiledMaxChunk;
+  const bool plan_ok = s.has_plan && sw.exact_chunks && s.plan_chunk >= s.width - 1 && plan_fits;
   if (plan_ok) {
     g.mapping = ConvMapping::plan_items;
     g.chunk = s.plan_chunk;
@@ -76,11 +126,12 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
     g.chunk = std::max<int64_t>(sequence_chunk(s.tokens, g.grid_x), s.width - 1);
     g.grid_y = s.tokens / g.chunk + s.seqs;  // B_N: the last sequence's programs end there
   }
+  if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
 
-inline constexpr int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
+VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
 
 // The sequence_chunks mapping: program k serves sequence n, the largest with
 // B_n = qsl[n] / chunk + n <= k, from local token (k - B_n) * chunk. Since
@@ -99,13 +150,19 @@ VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, i
   *first = (k - (clamp_token(qsl(lo), tokens) / chunk + lo)) * chunk;
 }
 
+// The decode update's variants: a kernel per width with the state row in registers, and
+// one generic kernel for any K (VT_CONV_REG=0).
+enum class ConvUpdateVariant { per_width, generic };
+
 struct ConvUpdateGeometry {
+  ConvUpdateVariant variant = ConvUpdateVariant::per_width;
   int32_t block = kBlockThreads;
   int64_t grid_x = 0, grid_y = 0;  // channel blocks, sequences
 };
 
-constexpr ConvUpdateGeometry conv_update_geometry(int64_t batch, int64_t channels) {
+constexpr ConvUpdateGeometry conv_update_geometry(int64_t batch, int64_t channels, const ConvSwitches& sw = {}) {
   ConvUpdateGeometry g;
+  g.variant = sw.reg != 0 ? ConvUpdateVariant::per_width : ConvUpdateVariant::generic;
   g.grid_x = (channels + g.block - 1) / g.block;
   g.grid_y = batch;
   if (batch == 0 || channels == 0) g.grid_x = g.grid_y = 0;
@@ -123,6 +180,44 @@ struct RowGeometry {
 constexpr RowGeometry row_geometry(int64_t rows) {
   RowGeometry g;
   g.grid = (rows + g.rows_per_block - 1) / g.rows_per_block;
+  return g;
+}
+
+// gdn_post_conv's schedules. per_token: one block per token for all of its rows. token_tile
+// (VT_GDN_POSTCONV_TOKEN_TILE=1): a block of four warps owns 16 tokens of one row slot (a q or
+// k head, a v head, or the gates), each warp four tokens, so a warp has four rows' loads in
+// flight before it reduces.
+enum class PostConvVariant { per_token, token_tile };
+
+struct PostConvSwitches {
+  int32_t token_tile = -1;  // VT_GDN_POSTCONV_TOKEN_TILE: 0 or 1; -1 the default
+};
+
+inline constexpr int32_t kDefaultPostConvTokenTile = 0;
+inline constexpr int32_t kTileTokens = 16;
+inline constexpr int32_t kTileWarps = 4;
+
+struct PostConvGeometry {
+  PostConvVariant variant = PostConvVariant::per_token;
+  int32_t block = 256;
+  int64_t grid_x = 0, grid_y = 0;  // tokens or token tiles; row slots (token_tile only)
+};
+
+// `slots`: the token_tile row slots, 2*Hk q/k heads + Hv v heads + 1 for the gates (only
+// those the call writes).
+constexpr PostConvGeometry post_conv_geometry(int64_t tokens, int64_t slots, const PostConvSwitches& sw) {
+  PostConvGeometry g;
+  const int32_t tile = sw.token_tile >= 0 ? sw.token_tile : kDefaultPostConvTokenTile;
+  if (tile == 1) {
+    g.variant = PostConvVariant::token_tile;
+    g.block = 32 * kTileWarps;
+    g.grid_x = (tokens + kTileTokens - 1) / kTileTokens;
+    g.grid_y = slots;
+  } else {
+    g.grid_x = tokens;
+    g.grid_y = 1;
+  }
+  if (tokens == 0 || slots == 0) g.grid_x = g.grid_y = 0;
   return g;
 }
 
