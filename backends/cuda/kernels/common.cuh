@@ -1,6 +1,5 @@
-// Device helpers shared by the kernels: element access by run-time dtype, exact
-// conversions (the same bit operations as vt/dtype.hpp, so NaN payloads match too), and the
-// portable math compiled for host and device.
+// Device helpers shared by the kernels: element access by run-time dtype, the exact
+// conversions of portable_dtype.h, and the portable math compiled for host and device.
 #pragma once
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -11,44 +10,19 @@
 #define VT_MATH_COLD_FN __host__ __device__ __noinline__ inline
 #define VT_GEOMETRY_FN __host__ __device__ inline
 #include "vt/ops/launch_geometry.hpp"
+#include "vt/ops/portable_dtype.h"
 #include "vt/ops/portable_math.h"
 #include "vt/plugin_abi.h"
 
 namespace vt::cuda::kern {
 
-__device__ __forceinline__ float bf16_to_f32(uint16_t h) { return __uint_as_float(uint32_t{h} << 16); }
-
-__device__ __forceinline__ uint16_t f32_to_bf16(float f) {
-  const uint32_t u = __float_as_uint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u);
-  return static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
+using vt::math::bf16_to_f32;
+using vt::math::f32_to_bf16;
+using vt::math::f32_to_f16;
 
 // Widening f16 is exact: the hardware conversion gives the reference's value (a NaN's payload
 // may differ, which parity.md leaves unspecified).
 __device__ __forceinline__ float f16_to_f32(uint16_t h) { return __half2float(__ushort_as_half(h)); }
-
-__device__ __forceinline__ uint16_t f32_to_f16(float f) {
-  const uint32_t u = __float_as_uint(f);
-  const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
-  const uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));
-  if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);
-  if (abs < 0x38800000u) {
-    if (abs < 0x33000000u) return sign;
-    const uint32_t exp = abs >> 23;
-    const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126u - exp;
-    uint32_t q = mant >> shift;
-    const uint32_t rem = mant & ((1u << shift) - 1u);
-    const uint32_t half = 1u << (shift - 1u);
-    if (rem > half || (rem == half && (q & 1u))) ++q;
-    return static_cast<uint16_t>(sign | q);
-  }
-  uint32_t v = abs - 0x38000000u;
-  v += 0xfffu + ((v >> 13) & 1u);
-  return static_cast<uint16_t>(sign | (v >> 13));
-}
 
 // Element types known at compile time, for the hot loads and stores.
 enum class Elem { f32 = VT_DTYPE_F32, f16 = VT_DTYPE_F16, bf16 = VT_DTYPE_BF16 };
