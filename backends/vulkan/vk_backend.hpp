@@ -85,6 +85,7 @@ struct Device {
   VkPipelineCache cache = VK_NULL_HANDLE;
   std::once_flag build_once;
   ShaderBuild build = ShaderBuild::native;
+  bool flushes_subnormals = false;  // the probe found f32 subnormals flushed in every build
   std::mutex pipeline_lock;
   std::vector<std::pair<uint64_t, VkPipeline>> pipelines;  // key: shader, path, width
 

@@ -122,14 +122,17 @@ ShaderBuild probe_build(Device& d) {
       return ShaderBuild::denorm;
     }
     log(1, d.label + ": the device flushes subnormal floats: results with subnormal values differ from the reference");
+    d.flushes_subnormals = true;
     return ShaderBuild::native;
   }
   if (d.float64) {
     const Result emulated = check(ShaderBuild::f64_fma);
     if (emulated.fused) {
       log(2, d.label + ": fma is not fused; the shaders emulate it exactly in double precision");
-      if (!emulated.subnormals)
+      if (!emulated.subnormals) {
         log(1, d.label + ": the device flushes subnormal floats: results with subnormal values differ from the reference");
+        d.flushes_subnormals = true;
+      }
       return ShaderBuild::f64_fma;
     }
   }

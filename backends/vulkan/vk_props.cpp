@@ -71,8 +71,12 @@ void read_properties(Device& d) {
 }
 
 vt_status device_props(uint32_t device, vt_device_props* out) {
-  const Device* d = device_at(device);
+  Device* d = device_at(device);
   if (!d || !out) return fail(VT_STATUS_INVALID_ARGUMENT, "vulkan: device_props: no such device");
+  // Whether subnormals survive is known only by running the arithmetic probe, which also picks
+  // the shader build; a host reads the properties once, at load.
+  shader_build(*d);
+  if (d->flushes_subnormals) d->props.caps |= VT_CAP_FLUSHES_SUBNORMALS;
   // Copy only what the caller's (possibly older) struct has room for.
   const uint32_t room = out->struct_size && out->struct_size < sizeof d->props ? out->struct_size
                                                                                : static_cast<uint32_t>(sizeof d->props);

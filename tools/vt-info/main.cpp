@@ -22,6 +22,7 @@ std::string caps_text(const vt::DeviceProperties& p) {
   add(p.second_queue, "second-queue");
   add(p.graph_capture, "graph-capture");
   add(p.storage_16bit, "16bit-storage");
+  add(p.flushes_subnormals, "flushes-subnormals");
   return s.empty() ? "none" : s;
 }
 
@@ -113,7 +114,8 @@ void print_json(vt::Runtime& rt, const std::string& load_error) {
          ", \"async_readback\": " + (p.async_readback ? "true" : "false") +
          ", \"second_queue\": " + (p.second_queue ? "true" : "false") +
          ", \"graph_capture\": " + (p.graph_capture ? "true" : "false") +
-         ", \"storage_16bit\": " + (p.storage_16bit ? "true" : "false") + "}";
+         ", \"storage_16bit\": " + (p.storage_16bit ? "true" : "false") +
+         ", \"flushes_subnormals\": " + (p.flushes_subnormals ? "true" : "false") + "}";
   }
   j += "\n  ],\n  \"ops\": {";
   first = true;

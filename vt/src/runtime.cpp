@@ -43,6 +43,7 @@ DeviceProperties to_properties(const vt_device_props& p) {
   d.second_queue = p.caps & VT_CAP_SECOND_QUEUE;
   d.graph_capture = p.caps & VT_CAP_GRAPH_CAPTURE;
   d.storage_16bit = p.caps & VT_CAP_16BIT_STORAGE;
+  d.flushes_subnormals = p.caps & VT_CAP_FLUSHES_SUBNORMALS;
   d.raw = p;
   return d;
 }

@@ -23,7 +23,7 @@ struct VT_API DeviceProperties {
   uint64_t memory_bytes = 0, shared_memory_bytes = 0;
   uint32_t compute_major = 0, compute_minor = 0, compute_units = 0, subgroup_size = 0;
   bool unified_memory = false, async_readback = false, second_queue = false,
-       graph_capture = false, storage_16bit = false;
+       graph_capture = false, storage_16bit = false, flushes_subnormals = false;
   vt_device_props raw{};
 };
 
