@@ -15,6 +15,14 @@ BackendExpectation expectation_for(std::string_view backend) {
   return def;
 }
 
+BackendExpectation expectation_for(const Device& device) {
+  BackendExpectation e = expectation_for(device.backend());
+  const bool flushes = device.properties().flushes_subnormals;
+  for (auto* rules : {&e.unsupported, &e.expected_failures})
+    std::erase_if(*rules, [&](const CaseRule& r) { return r.if_flushes_subnormals && !flushes; });
+  return e;
+}
+
 std::string check_provider(const BackendExpectation& e, vt_op_id op, std::string_view provider) {
   const std::string where = e.backend + " " + std::string(op_name(op)) + ": provider '" + std::string(provider) + "' ran";
   for (const auto& [listed, name] : e.providers)

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "vt/device.hpp"
 #include "vt/opcheck/compare.hpp"
 #include "vt/plugin_abi.h"
 
@@ -21,6 +22,8 @@ namespace vt::parity {
 struct CaseRule {
   std::string pattern;  // a glob over case names, e.g. "fwd_*f16*"
   std::string reason;
+  // Holds only on devices that flush f32 subnormals (DeviceProperties::flushes_subnormals).
+  bool if_flushes_subnormals = false;
 };
 
 struct BackendExpectation {
@@ -34,8 +37,11 @@ struct BackendExpectation {
 // The table (tests/backends/parity_expectations.cpp).
 const std::vector<BackendExpectation>& backend_expectations();
 
-// The backend's entry, or the default for a backend the table does not list.
+// The backend's entry, or the default for a backend the table does not list, with every rule
+// (the union over its devices).
 BackendExpectation expectation_for(std::string_view backend);
+// The same for one device: rules conditional on a device property kept only where it holds.
+BackendExpectation expectation_for(const Device& device);
 // Empty when `provider` is what the expectation wants for `op`, else the complaint.
 std::string check_provider(const BackendExpectation& e, vt_op_id op, std::string_view provider);
 // The first rule whose pattern matches the case name, or nullptr.

@@ -119,7 +119,7 @@ TEST_P(ParityGraph, ReplaysMatchEagerAndReference) {
     GTEST_SKIP() << device.name() << " does not advertise graph capture (DeviceProperties::graph_capture)";
   const CaseSelection selection = representative_cases();
   ASSERT_TRUE(selection.missing.empty()) << "the case selection is stale (ParityCaseSelection.CoversEveryOp says how)";
-  const BackendExpectation expect = expectation_for(device.backend());
+  const BackendExpectation expect = expectation_for(device);
   const uint64_t base = base_seed();
 
   std::map<std::string, int> per_op;

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <map>
+#include <utility>
 
 #include "case_catalog.hpp"
 #include "case_run.hpp"
@@ -32,14 +34,64 @@ std::vector<ParityParam> parity_params() {
   return out;
 }
 
+// What the run says at its end for each device and op (parity.md, the Vulkan issue): whether
+// every case was bit-identical or the worst ulp distance seen, and the declared gaps.
+struct OpTally {
+  int ran = 0, identical = 0, failed = 0, expected_failures = 0, unsupported = 0;
+  uint64_t worst_ulp = 0;
+  std::string worst;  // "case: summary" of the worst difference
+};
+
+std::map<std::pair<std::string, std::string>, OpTally>& tallies() {
+  static std::map<std::pair<std::string, std::string>, OpTally> t;
+  return t;
+}
+
+void tally(const std::string& device, const CaseSpec& spec, const opcheck::Report* report, bool passed, bool expected_failure) {
+  OpTally& t = tallies()[{device, std::string(op_name(spec.op))}];
+  if (!report) {
+    ++t.unsupported;
+    return;
+  }
+  ++t.ran;
+  if (expected_failure) ++t.expected_failures;
+  else if (!passed) ++t.failed;
+  if (report->worst_at.empty() && report->passed) {
+    ++t.identical;
+  } else if (report->worst_ulp >= t.worst_ulp) {
+    t.worst_ulp = report->worst_ulp;
+    t.worst = spec.name + ": " + report->summary();
+  }
+}
+
+class ParityByOp : public testing::Environment {
+ public:
+  void TearDown() override {
+    if (tallies().empty()) return;
+    std::cout << "parity by device and op (cases run; identical; the worst difference; declared gaps):\n";
+    for (const auto& [key, t] : tallies()) {
+      std::cout << "  " << key.first << " " << key.second << ": " << t.ran << " run, ";
+      if (t.identical == t.ran) std::cout << "all bit-identical";
+      else std::cout << t.identical << " bit-identical, worst " << t.worst;
+      if (t.expected_failures) std::cout << "; " << t.expected_failures << " expected failure(s)";
+      if (t.unsupported) std::cout << "; " << t.unsupported << " unsupported";
+      if (t.failed) std::cout << "; " << t.failed << " FAILED";
+      std::cout << "\n";
+    }
+  }
+};
+testing::Environment* const kParityByOp = testing::AddGlobalTestEnvironment(new ParityByOp);
+
 class Parity : public testing::TestWithParam<ParityParam> {};
 
 TEST_P(Parity, MatchesReference) {
   const CaseSpec& spec = *GetParam().spec;
   const Device device = parity_runtime().device(GetParam().device);
-  const BackendExpectation expect = expectation_for(device.backend());
-  if (const CaseRule* rule = find_rule(expect.unsupported, spec.name))
+  const BackendExpectation expect = expectation_for(device);
+  if (const CaseRule* rule = find_rule(expect.unsupported, spec.name)) {
+    tally(device.name(), spec, nullptr, false, false);
     GTEST_SKIP() << device.backend() << " does not support " << spec.name << ": " << rule->reason;
+  }
 
   const uint64_t base = base_seed(), seed = opcheck::case_seed(base, spec.name);
   auto c = spec.make(seed);
@@ -54,7 +106,9 @@ TEST_P(Parity, MatchesReference) {
   const opcheck::Report report = opcheck::compare(c->memory(), c->expected(), run.images, expect.tolerance);
   const std::string provider_problem = check_provider(expect, spec.op, run.provider);
 
-  if (const CaseRule* rule = find_rule(expect.expected_failures, spec.name)) {
+  const CaseRule* expected_failure = find_rule(expect.expected_failures, spec.name);
+  tally(device.name(), spec, &report, report.passed && provider_problem.empty(), expected_failure != nullptr);
+  if (const CaseRule* rule = expected_failure) {
     if (report.passed && provider_problem.empty())
       FAIL() << "unexpected pass of an expected failure (" << rule->reason
              << "): take it out of tests/backends/parity_expectations.cpp";

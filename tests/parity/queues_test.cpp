@@ -44,7 +44,7 @@ class ParityQueues : public testing::TestWithParam<std::string> {
       GTEST_SKIP() << device_.name() << " does not advertise a second compute queue (DeviceProperties::second_queue)";
     const CaseSelection selection = representative_cases();
     ASSERT_TRUE(selection.missing.empty()) << "the case selection is stale (ParityCaseSelection.CoversEveryOp says how)";
-    expect_ = expectation_for(device_.backend());
+    expect_ = expectation_for(device_);
   }
   Device device_;
   BackendExpectation expect_;
