@@ -2,18 +2,26 @@
 # On the GPU machine (see ../shared/device/README.md): unpack the staged packages, build
 # with the GPU backends for the local architecture, run the GPU tests, the memory and race
 # checkers over them, and vt-bench. Results (JSON, CSV, plot, logs) go to $OUT.
-# Usage: scripts/gpu.sh [--arch 90] [--skip-sanitizer] [--bench-args "..."] [--cmake-arg -DX=Y]...
+# The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
+# GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
+# and table, the parity log, vt-info, and gpu.txt (the card, and its clocks during the bench).
+# Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
+#                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=90
 sanitize=1
-sanitizer_filter='Cases/*cuda*'
+tests=1
+bench=1
+sanitizer_filter='Cases/*cuda*:Cases/*rocm*'
 bench_args=""
 cmake_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --skip-sanitizer) sanitize=0; shift ;;
+    --skip-tests) tests=0; sanitize=0; shift ;;
+    --skip-bench) bench=0; shift ;;
     --bench-args) bench_args=$2; shift 2 ;;
     --cmake-arg) cmake_args+=("$2"); shift 2 ;;
     *) echo "gpu.sh: unknown argument $1" >&2; exit 2 ;;
@@ -23,28 +31,45 @@ out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 [ -f .devdebs/unpack-debs.sh ] && eval "$(bash .devdebs/unpack-debs.sh)"
 build=/tmp/vt-gpu-build
+logs=$build/logs
+mkdir -p "$logs"
 jobs=$(nproc)
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" "${cmake_args[@]}" \
-  >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
 targets=(vt-info vt-bench vt-demo parity_test geometry_test)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
-cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" -A5 "$out/build.log" | head -60; exit 1; }
+cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 "$build/bin/vt-info" | tee "$out/vt-info.txt"
 
 status=0
-"$build/bin/geometry_test" >"$out/geometry.log" 2>&1 && echo "geometry_test: passed" || { echo "geometry_test: FAILED"; status=1; }
-"$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
+if [ "$tests" = 1 ]; then
+  "$build/bin/geometry_test" >"$logs/geometry.log" 2>&1 && echo "geometry_test: passed" || { echo "geometry_test: FAILED"; tail -20 "$logs/geometry.log"; status=1; }
+  "$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
+  sed -n '/^parity by device and op/,$p' "$out/parity.log" | head -40
+fi
 
 if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/bin/parity_test" --gtest_filter="$sanitizer_filter" \
-      >"$out/sanitizer-$tool.log" 2>&1 && echo "compute-sanitizer $tool: clean" || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$out/sanitizer-$tool.log"; status=1; }
+      >"$logs/sanitizer-$tool.log" 2>&1 && echo "compute-sanitizer $tool: clean" || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$logs/sanitizer-$tool.log"; status=1; }
   done
 fi
 
-# shellcheck disable=SC2086
-"$build/bin/vt-bench" --json "$out/bench.json" --csv "$out/bench.csv" --svg "$out/bench.svg" $bench_args | tee "$out/bench.txt" || status=1
+if [ "$bench" = 1 ]; then
+  # The card's clocks while the bench runs: kernels bound by arithmetic or latency scale with
+  # the SM clock, so the numbers are read against it.
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv,noheader -lms 500 \
+    >"$logs/clocks.csv" 2>/dev/null &
+  sampler=$!
+  # shellcheck disable=SC2086
+  "$build/bin/vt-bench" --json "$out/bench.json" --svg "$out/bench.svg" $bench_args >"$out/bench.txt" 2>&1 || status=1
+  kill "$sampler" 2>/dev/null || true
+  awk -F', ' '{split($2, c, " "); n++; s += c[1]; if (c[1] > m) m = c[1]; if (n == 1 || c[1] < lo) lo = c[1]} END {if (n) printf "SM clock during the bench: %d samples, min %d, mean %d, max %d MHz\n", n, lo, s / n, m}' \
+    "$logs/clocks.csv" | tee -a "$out/gpu.txt"
+  sort "$logs/clocks.csv" | awk -F', ' '{print $5}' | sort | uniq -c | sort -rn | head -3 | sed 's/^/  clock event reasons: /' | tee -a "$out/gpu.txt"
+  cat "$out/bench.txt"
+fi
 exit $status
