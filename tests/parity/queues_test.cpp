@@ -114,6 +114,10 @@ std::vector<Chain> chains() {
 }
 
 TEST_P(ParityQueues, EventsOrderChainedCalls) {
+  // The chains' random rows reach subnormal values, which no rule by case name can declare.
+  if (device_.properties().flushes_subnormals)
+    GTEST_SKIP() << device_.name() << " flushes f32 subnormals: the chained outputs pass through subnormal values and "
+                 << "differ from the reference there (parity.md); the interleaved test covers its queues";
   const uint64_t base = base_seed();
   Queue queues[2] = {device_.create_queue(), device_.create_queue()};
   const std::vector<Chain> all = chains();
