@@ -15,7 +15,7 @@ bool knob(const vt_op_call* call, const char* name, int64_t* v) {
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
   vt::ops::geometry::ConvSwitches s;
   int64_t v = 0;
-  if (knob(call, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = v != 0;
+  if (knob(call, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
   if (knob(call, "VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
   if (knob(call, "VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
   return s;

@@ -9,7 +9,7 @@ namespace {
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
   vt::ops::geometry::ConvSwitches s;
   int64_t v = 0;
-  if (call->host && call->host->knob_int(call->host, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = v != 0;
+  if (call->host && call->host->knob_int(call->host, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
   return s;
 }
 

@@ -68,7 +68,9 @@ vt_status conv_fwd(const vt_op_call* call) {
     shape.plan_chunk = a.plan->chunk_size;
   }
   geo::ConvSwitches sw;
-  sw.exact_chunks = knob(call, "VT_CONV_EXACT_CHUNKS", 1) != 0;
+  sw.exact_chunks = knob(call, "VT_CONV_EXACT_CHUNKS", 1) != 0;  // measured faster with the plan here
+  sw.reg = 1;  // one kernel, one channel per invocation: the CUDA variants' defaults do not apply
+  sw.channel_tile = 0;
   const geo::ConvFwdGeometry g = geo::conv_fwd_geometry(shape, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (!fits_u32(static_cast<uint64_t>(g.grid_y))) return decline(kName, "more than 2^32 programs");

@@ -25,6 +25,7 @@ geo::ConvFwdShape bf16_shape(int64_t T, int64_t C, int64_t N) {
 // The register-window conv, forced (VT_CONV_REG=1, VT_CONV_CHANNEL_TILE=0).
 geo::ConvSwitches reg_window() {
   geo::ConvSwitches sw;
+  sw.exact_chunks = 1;
   sw.reg = 1;
   sw.channel_tile = 0;
   return sw;
@@ -43,7 +44,12 @@ TEST(ConvFwdGeometry, APlanDrivesTheProgramsWhenAllowed) {
   EXPECT_EQ(g.grid_x, 8192 / 8 / geo::kBlockThreads);
 
   geo::ConvSwitches off = reg_window();
-  off.exact_chunks = false;  // VT_CONV_EXACT_CHUNKS=0
+  off.exact_chunks = 0;  // VT_CONV_EXACT_CHUNKS=0
+  EXPECT_EQ(geo::conv_fwd_geometry(s, off).mapping, geo::ConvMapping::sequence_chunks);
+  off.exact_chunks = -1;  // unset: the default
+  EXPECT_EQ(geo::conv_fwd_geometry(s, off).mapping,
+            geo::kDefaultExactChunks ? geo::ConvMapping::plan_items : geo::ConvMapping::sequence_chunks);
+  off.exact_chunks = 0;
   g = geo::conv_fwd_geometry(s, off);
   EXPECT_EQ(g.mapping, geo::ConvMapping::sequence_chunks);
 
@@ -135,6 +141,7 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 
   // VT_CONV_REG=0: the tiled conv, one channel per thread, its staging buffer sized by the chunk.
   sw = {};
+  sw.exact_chunks = 1;
   sw.reg = 0;
   sw.channel_tile = 0;
   s.channels = 8192;

@@ -36,9 +36,12 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
   c.op = VT_OP_CAUSAL_CONV1D_FWD;
   c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8), seed); };
   // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
-  c.variants = {{"plan", {}, {}},
+  // Each variant forced on its own: with and without the plan, then each kernel (with the plan's
+  // default mapping), so no row silently times the default twice.
+  c.variants = {{"plan", {{"VT_CONV_EXACT_CHUNKS", 1}}, {}},
                 {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}, {}},
-                switched("tiled", "VT_CONV_REG", 0),
+                {"reg", {{"VT_CONV_REG", 1}, {"VT_CONV_CHANNEL_TILE", 0}}, {}},
+                {"tiled", {{"VT_CONV_REG", 0}, {"VT_CONV_CHANNEL_TILE", 0}}, {}},
                 switched("tile1", "VT_CONV_CHANNEL_TILE", 1),
                 switched("tile2", "VT_CONV_CHANNEL_TILE", 2),
                 kWithoutFast};
