@@ -76,11 +76,8 @@ VT_MATH_FN float exp(float x) {
   q = fmaf(q, r, 0x1.fffffcp-2f);
   float p = fmaf(q, r, 1.0f);
   p = fmaf(p, r, 1.0f);
-  const uint32_t m = bits(t) - bits(shift) + 150u;  // k + 150, in [0, 278]
-  // k in [-125, 126]: p 2^k is normal, so one multiply by 2^k is exact and equals the two
-  // below; this is the common case, and the cheaper one.
-  if (m - 25u <= 251u) return p * from_bits((m - 23u) << 23);
   // 2^k = 2^k1 * 2^k2 with k1, k2 in [-75, 64]: p * 2^k1 is exact, the second product rounds.
+  const uint32_t m = bits(t) - bits(shift) + 150u;  // k + 150, in [0, 278]
   const uint32_t m1 = m >> 1;
   const float s1 = from_bits((m1 + 52u) << 23);
   const float s2 = from_bits((m - m1 + 52u) << 23);
