@@ -60,10 +60,11 @@ struct ConvSwitches {
   int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
 };
 
-// The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile beat
-// every other variant on every prefill shape, and the tiled conv beat the register window
-// (whose 16-byte vectors leave too few threads in flight); the decode update's per-width
-// kernel beat the generic one, and is kept unless VT_CONV_REG=0 asks for the generic.
+// The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
+// fastest or within noise of it on every prefill shape. For other widths the tiled conv beat
+// the register window under the plan mapping and lost to it at 1024 tokens without one: mixed
+// evidence, measured at K = 4 only. The decode update's per-width kernel beat the generic
+// one, and is kept unless VT_CONV_REG=0 asks for the generic.
 // A chunk plan is followed only when asked for (VT_CONV_EXACT_CHUNKS=1): whole-sequence
 // mapping was as fast on 256 short sequences and up to 22% faster on long ones, whose
 // 64-token programs re-read less halo than the plan's 8-token chunks.
