@@ -74,6 +74,24 @@ void check_all(Narrow narrow, Widen widen, uint16_t inf_pattern) {
   }
 }
 
+// Widening against the definition of binary16: (-1)^s * 2^(e-15) * 1.m, or 2^-14 * 0.m.
+TEST(DType, F16WidensToItsValue) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    const float f = vt::f16_bits_to_f32(static_cast<uint16_t>(h));
+    if (e == 0x1f) {
+      EXPECT_TRUE(m ? std::isnan(f) : std::isinf(f)) << std::hex << h;
+      if (m) {
+        EXPECT_EQ((bits(f) >> 13) & 0x3ffu, m) << "NaN payload of " << std::hex << h;
+      }
+    } else {
+      const double v = e ? std::ldexp(1024.0 + m, static_cast<int>(e) - 25) : std::ldexp(static_cast<double>(m), -24);
+      ASSERT_EQ(static_cast<double>(f), (h & 0x8000u) ? -v : v) << std::hex << h;
+    }
+    EXPECT_EQ(std::signbit(f), (h & 0x8000u) != 0) << std::hex << h;
+  }
+}
+
 TEST(DType, Bf16RoundsToNearestEven) { check_all(vt::f32_to_bf16_bits, vt::bf16_bits_to_f32, 0x7f80); }
 
 TEST(DType, F16RoundsToNearestEven) { check_all(vt::f32_to_f16_bits, vt::f16_bits_to_f32, 0x7c00); }
