@@ -8,24 +8,16 @@ namespace {
 
 // The variant switches of performance.md, as the host parsed them (strictly: a misspelt value
 // was warned about and never reaches a plugin). Unset switches keep the geometry's defaults.
-bool knob(const vt_op_call* call, const char* name, int64_t* v) {
-  return call->host && call->host->knob_int(call->host, name, v) != 0;
+auto host_knobs(const vt_op_call* call) {
+  return [call](const char* name, int64_t* v) { return call->host && call->host->knob_int(call->host, name, v) != 0; };
 }
 
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
-  vt::ops::geometry::ConvSwitches s;
-  int64_t v = 0;
-  if (knob(call, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
-  if (knob(call, "VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
-  if (knob(call, "VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
-  return s;
+  return vt::ops::geometry::conv_switches(host_knobs(call));
 }
 
 vt::ops::geometry::PostConvSwitches post_conv_switches(const vt_op_call* call) {
-  vt::ops::geometry::PostConvSwitches s;
-  int64_t v = 0;
-  if (knob(call, "VT_GDN_POSTCONV_TOKEN_TILE", &v)) s.token_tile = static_cast<int32_t>(v);
-  return s;
+  return vt::ops::geometry::post_conv_switches(host_knobs(call));
 }
 
 vt_status prepare(const vt_op_call* call) { return use_device(call->queue->device); }

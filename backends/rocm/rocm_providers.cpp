@@ -6,11 +6,11 @@
 namespace vt::rocm {
 namespace {
 
+// The conv switches as the host parsed them; the geometry they give picks the channels per
+// thread and the mapping of this backend's one conv kernel.
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
-  vt::ops::geometry::ConvSwitches s;
-  int64_t v = 0;
-  if (call->host && call->host->knob_int(call->host, "VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
-  return s;
+  return vt::ops::geometry::conv_switches(
+      [call](const char* name, int64_t* v) { return call->host && call->host->knob_int(call->host, name, v) != 0; });
 }
 
 template <class Args>

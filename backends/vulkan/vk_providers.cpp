@@ -43,11 +43,9 @@ vt_status run(vt_queue q, Shader shader, int32_t specialisation, DispatchDesc& d
   return dispatch(q, desc);
 }
 
-int64_t knob(const vt_op_call* call, const char* name, int64_t fallback) {
-  int64_t v = fallback;
-  if (call->host && call->host->struct_size >= sizeof(vt_host_api) && call->host->knob_int)
-    call->host->knob_int(call->host, name, &v);
-  return v;
+bool knob(const vt_op_call* call, const char* name, int64_t* v) {
+  return call->host && call->host->struct_size >= sizeof(vt_host_api) && call->host->knob_int &&
+         call->host->knob_int(call->host, name, v) != 0;
 }
 
 vt_status conv_fwd(const vt_op_call* call) {
@@ -67,9 +65,9 @@ vt_status conv_fwd(const vt_op_call* call) {
     shape.plan_items = a.plan->n_items;
     shape.plan_chunk = a.plan->chunk_size;
   }
-  geo::ConvSwitches sw;
-  sw.exact_chunks = knob(call, "VT_CONV_EXACT_CHUNKS", 1) != 0;  // measured faster with the plan here
-  sw.reg = 1;  // one kernel, one channel per invocation: the CUDA variants' defaults do not apply
+  geo::ConvSwitches sw = geo::conv_switches([call](const char* name, int64_t* v) { return knob(call, name, v); });
+  if (sw.exact_chunks < 0) sw.exact_chunks = 1;  // measured faster with the plan here
+  sw.reg = 1;  // one kernel, one channel per invocation: the CUDA variants do not apply
   sw.channel_tile = 0;
   const geo::ConvFwdGeometry g = geo::conv_fwd_geometry(shape, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;

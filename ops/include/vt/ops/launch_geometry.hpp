@@ -72,6 +72,19 @@ inline constexpr int32_t kDefaultExactChunks = 0;
 inline constexpr int32_t kDefaultChannelTile = 2;
 inline constexpr int32_t kDefaultConvReg = 0;
 
+// The switches from the knobs the host parsed: `knob(name, &value)` says whether the knob is
+// set and gives its value (a plugin wraps vt_host_api::knob_int). One reading for every
+// backend, so a name is spelt once here and once in the host's knob table.
+template <class KnobInt>
+ConvSwitches conv_switches(const KnobInt& knob) {
+  ConvSwitches s;
+  int64_t v = 0;
+  if (knob("VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
+  if (knob("VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
+  if (knob("VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
+  return s;
+}
+
 struct ConvFwdGeometry {
   ConvFwdVariant variant = ConvFwdVariant::reg_window;
   ConvMapping mapping = ConvMapping::sequence_chunks;
@@ -198,6 +211,14 @@ enum class PostConvVariant { per_token, token_tile };
 struct PostConvSwitches {
   int32_t token_tile = -1;  // VT_GDN_POSTCONV_TOKEN_TILE: 0 or 1; -1 the default
 };
+
+template <class KnobInt>
+PostConvSwitches post_conv_switches(const KnobInt& knob) {
+  PostConvSwitches s;
+  int64_t v = 0;
+  if (knob("VT_GDN_POSTCONV_TOKEN_TILE", &v)) s.token_tile = static_cast<int32_t>(v);
+  return s;
+}
 
 inline constexpr int32_t kDefaultPostConvTokenTile = 0;
 inline constexpr int32_t kTileTokens = 16;
