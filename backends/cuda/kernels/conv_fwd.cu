@@ -202,10 +202,7 @@ bool aligned(const View& v, int bytes) {
   return reinterpret_cast<uintptr_t>(v.base) % bytes == 0 && v.s0 % bytes == 0;
 }
 
-}  // namespace
-
-vt::ops::geometry::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a,
-                                                        const vt::ops::geometry::ConvSwitches& sw) {
+geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw) {
   const View x = view_of(a.x), out = view_of(a.out);
   geo::ConvFwdShape shape;
   shape.tokens = a.num_tokens;
@@ -224,6 +221,8 @@ vt::ops::geometry::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_f
   }
   return geo::conv_fwd_geometry(shape, sw);
 }
+
+}  // namespace
 
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geometry::ConvSwitches& sw,
                           cudaStream_t stream) {

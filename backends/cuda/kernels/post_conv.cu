@@ -31,41 +31,9 @@ __device__ __forceinline__ float inverse_norm(float sum_sq, float eps) {
   return 1.0f / root;
 }
 
-// One row: x * (1 / sqrt(sum_sq + eps)), or a plain copy. Rows up to 256 stay in registers;
-// longer ones are read twice.
-__device__ __forceinline__ void l2_row(const char* in, int in_dtype, int64_t in_step, char* out, int out_dtype,
-                                       int64_t out_step, int64_t d, float eps, int normalise, int lane) {
-  if (d > 32 * kMaxPerLane) {
-    float p = 0.0f;
-    for (int64_t i = lane; i < d; i += 32) {
-      const float x = load(in_dtype, in + i * in_step);
-      p = fmaf(x, x, p);
-    }
-    const float scale = normalise ? inverse_norm(row_sum_sq(p, lane), eps) : 1.0f;
-    for (int64_t i = lane; i < d; i += 32) {
-      const float x = load(in_dtype, in + i * in_step);
-      store(out_dtype, out + i * out_step, normalise ? x * scale : x);
-    }
-    return;
-  }
-  float x[kMaxPerLane];
-  float p = 0.0f;
-#pragma unroll
-  for (int m = 0; m < kMaxPerLane; ++m) {
-    const int64_t i = lane + 32 * m;
-    x[m] = i < d ? load(in_dtype, in + i * in_step) : 0.0f;
-    if (i < d) p = fmaf(x[m], x[m], p);
-  }
-  const float scale = normalise ? inverse_norm(row_sum_sq(p, lane), eps) : 1.0f;
-#pragma unroll
-  for (int m = 0; m < kMaxPerLane; ++m) {
-    const int64_t i = lane + 32 * m;
-    if (i < d) store(out_dtype, out + i * out_step, normalise ? x[m] * scale : x[m]);
-  }
-}
-
 // R rows of d <= 256 elements, row r at in + r * in_row (out likewise), `rows` of them real:
-// all their loads are issued before the first reduction. Each row's arithmetic is l2_row's.
+// all their loads are issued before the first reduction. Each row: the canonical sum of
+// squares, then x * (1 / sqrt(sum_sq + eps)), or a plain copy.
 template <int R>
 __device__ __forceinline__ void l2_rows(const char* in, int64_t in_row, int in_dtype, int64_t in_step, char* out,
                                         int64_t out_row, int out_dtype, int64_t out_step, int rows, int64_t d, float eps,
@@ -91,6 +59,26 @@ __device__ __forceinline__ void l2_rows(const char* in, int64_t in_row, int in_d
       const int64_t i = lane + 32 * m;
       if (i < d) store(out_dtype, out + r * out_row + i * out_step, normalise ? x[r][m] * scale : x[r][m]);
     }
+  }
+}
+
+// One row: x * (1 / sqrt(sum_sq + eps)), or a plain copy. Rows up to 256 stay in registers
+// (l2_rows); longer ones are read twice.
+__device__ __forceinline__ void l2_row(const char* in, int in_dtype, int64_t in_step, char* out, int out_dtype,
+                                       int64_t out_step, int64_t d, float eps, int normalise, int lane) {
+  if (d <= 32 * kMaxPerLane) {
+    l2_rows<1>(in, 0, in_dtype, in_step, out, 0, out_dtype, out_step, 1, d, eps, normalise, lane);
+    return;
+  }
+  float p = 0.0f;
+  for (int64_t i = lane; i < d; i += 32) {
+    const float x = load(in_dtype, in + i * in_step);
+    p = fmaf(x, x, p);
+  }
+  const float scale = normalise ? inverse_norm(row_sum_sq(p, lane), eps) : 1.0f;
+  for (int64_t i = lane; i < d; i += 32) {
+    const float x = load(in_dtype, in + i * in_step);
+    store(out_dtype, out + i * out_step, normalise ? x * scale : x);
   }
 }
 
