@@ -18,11 +18,16 @@ void Checker::fail(std::string_view arg, const std::string& rule) const {
   throw Error(Status::invalid_argument, op_ + ": " + std::string(arg) + ": " + rule);
 }
 
+std::string Checker::placement(const Device& d) const {
+  if (!d.valid()) return "no device";
+  if (d.name() == device_.name() && !(d == device_)) return d.name() + " of another vt::Runtime";
+  return d.name();
+}
+
 void Checker::need(const TensorView& t, std::string_view arg, std::initializer_list<uint32_t> ranks) const {
   if (!t.present()) fail(arg, "is required");
   if (!(t.device() == device_))
-    fail(arg, "is on " + (t.device().valid() ? t.device().name() : std::string("no device")) + ", the queue is on " +
-                  device_.name());
+    fail(arg, "is on " + placement(t.device()) + ", the queue is on " + device_.name());
   if (std::find(ranks.begin(), ranks.end(), t.rank()) == ranks.end()) {
     std::string want;
     for (uint32_t r : ranks) want += (want.empty() ? "" : " or ") + std::to_string(r);

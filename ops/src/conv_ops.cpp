@@ -111,7 +111,7 @@ vt_causal_conv1d_fwd_args validate(const CausalConv1dFwd& a, const Device& devic
   r.struct_size = sizeof r;
   if (a.plan) {
     if (!a.plan->uploaded()) c.fail("chunk_plan", "is not uploaded to a device (call upload(queue) once per step)");
-    if (!(a.plan->device() == device)) c.fail("chunk_plan", "was uploaded to " + a.plan->device().name() + ", the queue is on " + device.name());
+    if (!(a.plan->device() == device)) c.fail("chunk_plan", "was uploaded to " + c.placement(a.plan->device()) + ", the queue is on " + device.name());
     if (a.plan->num_seqs() != N)
       c.fail("chunk_plan", "built for N=" + std::to_string(a.plan->num_seqs()) + ", the call has N=" + std::to_string(N));
     if (a.plan->num_tokens() != T)

@@ -202,10 +202,10 @@ TEST_F(ConvFwdValidation, IndexDtypes) {
 
 TEST_F(ConvFwdValidation, TensorOnAnotherDevice) {
   f.args.x = arena.tensor_on(ops_test::other_device(), DType::bf16, {Fwd::T, Fwd::C});
-  expect("causal_conv1d_fwd: x: is on cpu:0, the queue is on cpu:0");
+  expect("causal_conv1d_fwd: x: is on cpu:0 of another vt::Runtime, the queue is on cpu:0");
   f.args.x = arena.tensor(DType::bf16, {Fwd::T, Fwd::C});
   f.args.conv_state = arena.tensor_on(ops_test::other_device(), DType::f32, {Fwd::S, Fwd::C, Fwd::K - 1});
-  expect("causal_conv1d_fwd: conv_state: is on cpu:0, the queue is on cpu:0");
+  expect("causal_conv1d_fwd: conv_state: is on cpu:0 of another vt::Runtime, the queue is on cpu:0");
 }
 
 TEST_F(ConvFwdValidation, OutOverlapsX) {

@@ -179,7 +179,7 @@ TEST_F(ConvUpdateValidation, StateOverlapsSlots) {
 
 TEST_F(ConvUpdateValidation, StateOnAnotherDevice) {
   u.args.conv_state = arena.tensor_on(ops_test::other_device(), DType::bf16, {Update::S, Update::C, Update::K - 1});
-  expect("causal_conv1d_update: conv_state: is on cpu:0, the queue is on cpu:0");
+  expect("causal_conv1d_update: conv_state: is on cpu:0 of another vt::Runtime, the queue is on cpu:0");
 }
 
 // Found by tests/fuzz: Checker::row_major takes dim d's inner span as size(d+1)*stride(d+1),

@@ -75,7 +75,7 @@ TEST_F(PlanValidation, UploadedToAnotherDevice) {
   vt::Queue other = ops_test::other_device().create_queue();
   plan.upload(other);
   f.args.plan = &plan;
-  expect("causal_conv1d_fwd: chunk_plan: was uploaded to cpu:0, the queue is on cpu:0");
+  expect("causal_conv1d_fwd: chunk_plan: was uploaded to cpu:0 of another vt::Runtime, the queue is on cpu:0");
   expect_plan_error([&] { plan.upload(arena.queue()); },
                     "make_conv_chunk_plan: chunk_plan: already uploaded to cpu:0; build one plan per device");
 }

@@ -268,7 +268,7 @@ TEST_F(PostConvValidation, EpsMustBeFiniteAndNonNegative) {
 
 TEST_F(PostConvValidation, TensorOnAnotherDevice) {
   p.args.A_log = arena.tensor_on(ops_test::other_device(), DType::f32, {PostConv::Hv});
-  expect("gdn_post_conv: A_log: is on cpu:0, the queue is on cpu:0");
+  expect("gdn_post_conv: A_log: is on cpu:0 of another vt::Runtime, the queue is on cpu:0");
 }
 
 // --- the composable pieces: their op names and the rules only they have
@@ -381,7 +381,7 @@ TEST_F(L2NormValidation, EpsMustBeFiniteAndNonNegative) {
 
 TEST_F(L2NormValidation, OutOnAnotherDevice) {
   args.out = arena.tensor_on(ops_test::other_device(), DType::f32, {6, 32});
-  expect("l2norm: out: is on cpu:0, the queue is on cpu:0");
+  expect("l2norm: out: is on cpu:0 of another vt::Runtime, the queue is on cpu:0");
 }
 
 // Found by tests/fuzz: TensorView's end_byte() wraps in 64 bits, so (2^62+1) rows of stride 64
