@@ -21,6 +21,7 @@ namespace {
 struct Options {
   std::vector<std::string> devices;  // names or backends; empty: all
   std::string cases;                 // substring filter
+  std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
   double check_bytes = 2e9;          // parity against the reference up to this floor size
@@ -28,8 +29,8 @@ struct Options {
 };
 
 const char* kUsage =
-    "usage: vt-bench [--device NAME]... [--case SUBSTR] [--quick] [--json FILE] [--csv FILE] [--svg FILE]\n"
-    "                [--check-bytes N] [--rotation-bytes N]\n"
+    "usage: vt-bench [--device NAME]... [--case SUBSTR] [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
+    "                [--svg FILE] [--check-bytes N] [--rotation-bytes N]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n";
 
@@ -42,6 +43,7 @@ bool parse(int argc, char** argv, Options& o) {
     };
     if (a == "--device") o.devices.push_back(value());
     else if (a == "--case") o.cases = value();
+    else if (a == "--variant") o.variant = value();
     else if (a == "--quick") o.quick = true;
     else if (a == "--json") o.json = value();
     else if (a == "--csv") o.csv = value();
@@ -170,6 +172,7 @@ int main(int argc, char** argv) {
       for (const auto& bc : cases) {
         if (!o.cases.empty() && bc.name.find(o.cases) == std::string::npos) continue;
         for (const auto& v : bc.variants) {
+          if (!o.variant.empty() && v.name != o.variant) continue;
           if (!v.disable.empty() && !replaces_something(base, bc, v, d)) continue;
           const vt::Device dv = runtime_for(v, runtimes).device(d.name());
           rows.push_back(run_case(bc, v, dv, copy_gbs, o));
@@ -182,7 +185,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (rows.empty()) {
-    std::fprintf(stderr, "vt-bench: no device selected (vt-info lists them)\n");
+    std::fprintf(stderr, "vt-bench: nothing selected: no device, case or variant matched (vt-info lists the devices)\n");
     return 1;
   }
   vt::bench::print_table(rows);
