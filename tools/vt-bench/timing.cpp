@@ -1,5 +1,7 @@
 #include "timing.hpp"
 
+#include <chrono>
+
 #include "vt/error.hpp"
 #include "vt/tools/event_timing.hpp"
 
@@ -7,6 +9,7 @@ namespace vt::bench {
 namespace {
 
 constexpr double kGraphBelowMs = 0.05;  // shorter calls are timed by graph replay
+constexpr double kWarmSeconds = 0.25;
 
 using tools::median;
 using tools::sample_ms;
@@ -27,8 +30,13 @@ double copy_bandwidth(const Device& device, Queue& queue) {
 Timing time_rotation(std::vector<std::unique_ptr<opcheck::OpCase>>& copies, const Device& device, Queue& queue) {
   size_t next = 0;
   auto one = [&] { copies[next++ % copies.size()]->run(queue); };
-  for (size_t i = 0; i < copies.size(); ++i) one();  // warm-up
-  queue.sync();
+  // Warm-up: every copy once, then on until the device has worked for kWarmSeconds, so the
+  // samples see the clocks of a sustained load (an idle GPU starts at a low clock).
+  const auto begin = std::chrono::steady_clock::now();
+  do {
+    for (size_t i = 0; i < copies.size(); ++i) one();
+    queue.sync();
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < kWarmSeconds);
   Timing t;
   const auto event_ms = sample_ms(device, queue, one);
   t.median_ms = median(event_ms);
