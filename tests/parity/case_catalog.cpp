@@ -145,6 +145,12 @@ void conv_fwd_cases(Catalog& c) {
     p.lengths = {90, 1, 0, 64, 33};
     p.plan_chunk = 8;
   });
+  c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
+    p.channels = 200;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths = {70, 9};
+    p.model_values = true;
+  });
 }
 
 void conv_update_cases(Catalog& c) {
@@ -181,6 +187,11 @@ void conv_update_cases(Catalog& c) {
     p.tokens = 2;
   });
   c.add<ConvUpdateParams>("upd_all_padding", [](ConvUpdateParams& p) { p.padding = p.batch; });
+  c.add<ConvUpdateParams>("upd_model_values", [](ConvUpdateParams& p) {  // as vt-bench's decode inputs
+    p.channels = 200;
+    p.x = p.weight = p.out = DType::bf16;
+    p.model_values = true;
+  });
   c.add<ConvUpdateParams>("upd_state_swc", [](ConvUpdateParams& p) {
     p.transposed_state = true;
     p.tokens = 3;

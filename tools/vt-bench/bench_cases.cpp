@@ -16,7 +16,7 @@ Variant switched(std::string name, std::string knob, int64_t value) { return {st
 // Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
 int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
 
-opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, int32_t plan_chunk) {
+opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, int32_t plan_chunk, bool model_values) {
   opcheck::ConvFwdParams p;
   p.channels = channels;
   p.width = 4;
@@ -26,15 +26,17 @@ opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, i
   p.initial = opcheck::ConvFwdParams::Initial::all;
   p.silu = true;
   p.plan_chunk = plan_chunk;
+  p.model_values = model_values;
   return p;
 }
 
-BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, std::vector<int32_t> lengths) {
+BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, std::vector<int32_t> lengths,
+                        bool model_values) {
   BenchCase c;
   c.name = std::move(name);
   c.group = std::move(group);
   c.op = VT_OP_CAUSAL_CONV1D_FWD;
-  c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8), seed); };
+  c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8, model_values), seed); };
   // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
   // Each variant forced on its own: with and without the plan, then each kernel (with the plan's
   // default mapping), so no row silently times the default twice.
@@ -48,7 +50,7 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
   return c;
 }
 
-BenchCase update_case(int64_t batch) {
+BenchCase update_case(int64_t batch, bool model_values) {
   BenchCase c;
   c.name = "conv_update/C8192/B" + std::to_string(batch);
   c.group = "causal_conv1d_update";
@@ -62,6 +64,7 @@ BenchCase update_case(int64_t batch) {
     p.batch = batch;
     p.padding = 0;
     p.silu = true;
+    p.model_values = model_values;
     return opcheck::make_case(name, p, seed);
   };
   c.variants = {{"default", {}, {}}, switched("generic", "VT_CONV_REG", 0), kWithoutFast};
@@ -97,19 +100,19 @@ std::vector<int32_t> short_sequences(int n, int lo, int hi) {
 
 }  // namespace
 
-std::vector<BenchCase> catalogue(bool quick) {
+std::vector<BenchCase> catalogue(bool quick, bool model_values) {
   std::vector<BenchCase> cases;
   const std::vector<int32_t> prefill_tokens = quick ? std::vector<int32_t>{128, 1024} : std::vector<int32_t>{128, 256, 1024, 8192, 16384, 65536};
   for (int32_t t : prefill_tokens)
-    cases.push_back(conv_fwd_case("conv_fwd/C8192/T" + std::to_string(t), "causal_conv1d_fwd, one sequence", channels_for(32), {t}));
+    cases.push_back(conv_fwd_case("conv_fwd/C8192/T" + std::to_string(t), "causal_conv1d_fwd, one sequence", channels_for(32), {t}, model_values));
   if (!quick) {
     for (int64_t hv : {16, 48, 64})
       cases.push_back(conv_fwd_case("conv_fwd/C" + std::to_string(channels_for(hv)) + "/T16384",
-                                    "causal_conv1d_fwd, one sequence", channels_for(hv), {16384}));
+                                    "causal_conv1d_fwd, one sequence", channels_for(hv), {16384}, model_values));
   }
   cases.push_back(conv_fwd_case("conv_fwd/C8192/N256xL8-64", "causal_conv1d_fwd, 256 short sequences", channels_for(32),
-                                short_sequences(quick ? 16 : 256, 8, 64)));
-  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b));
+                                short_sequences(quick ? 16 : 256, 8, 64), model_values));
+  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b, model_values));
   for (int64_t t : quick ? std::vector<int64_t>{128, 1024} : std::vector<int64_t>{128, 1024, 8192, 65536}) cases.push_back(post_conv_case(t, 32));
   if (!quick) cases.push_back(post_conv_case(8192, 64));
   return cases;

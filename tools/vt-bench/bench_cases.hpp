@@ -29,6 +29,8 @@ struct BenchCase {
   std::vector<Variant> variants;
 };
 
-std::vector<BenchCase> catalogue(bool quick);
+// `model_values`: conv inputs near N(0, 1) as in a model (fill.hpp says why), else spread
+// over binades as in the parity suite.
+std::vector<BenchCase> catalogue(bool quick, bool model_values);
 
 }  // namespace vt::bench

@@ -24,15 +24,18 @@ struct Options {
   std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
+  bool model_values = true;          // conv inputs as in a model; false: spread as in parity
   double check_bytes = 2e9;          // parity against the reference up to this floor size
   double rotation_bytes = 256e6;     // inputs rotated until their footprint passes this
 };
 
 const char* kUsage =
     "usage: vt-bench [--device NAME]... [--case SUBSTR] [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
-    "                [--svg FILE] [--check-bytes N] [--rotation-bytes N]\n"
+    "                [--svg FILE] [--check-bytes N] [--rotation-bytes N] [--values model|spread]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
-    "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n";
+    "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
+    "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
+    "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n";
 
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
@@ -45,6 +48,11 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--case") o.cases = value();
     else if (a == "--variant") o.variant = value();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--values") {
+      const std::string v = value();
+      if (v != "model" && v != "spread") throw std::invalid_argument("--values takes model or spread, not " + v);
+      o.model_values = v == "model";
+    }
     else if (a == "--json") o.json = value();
     else if (a == "--csv") o.csv = value();
     else if (a == "--svg") o.svg = value();
@@ -163,7 +171,7 @@ int main(int argc, char** argv) {
   std::vector<vt::bench::Row> rows;
   try {
     vt::Runtime& base = runtime_for({"default", {}, {}}, runtimes);
-    const auto cases = vt::bench::catalogue(o.quick);
+    const auto cases = vt::bench::catalogue(o.quick, o.model_values);
     for (const vt::Device& d : base.devices()) {
       if (!wanted(d, o)) continue;
       vt::Queue q = d.create_queue();

@@ -39,13 +39,13 @@ class ConvFwdCase final : public OpCase {
     }
 
     memory_.fill(x_, [&](const Index&) {
-      return p.specials ? detail::activation_or_special(rng, p.x, 0.05f) : detail::activation(rng);
+      return p.specials ? detail::activation_or_special(rng, p.x, 0.05f) : detail::activation(rng, p.model_values);
     });
     memory_.fill(weight_, [&](const Index&) { return detail::conv_weight(rng); });
     if (bias_ != kNone) memory_.fill(bias_, [&](const Index&) { return detail::conv_weight(rng); });
     memory_.set_ints(qsl_id_, qsl_);
     if (state_ != kNone) {
-      memory_.fill(state_, [&](const Index&) { return detail::activation(rng); });
+      memory_.fill(state_, [&](const Index&) { return detail::activation(rng, p.model_values); });
       memory_.set_ints(indices_, slots_);
     }
     if (initial_ != kNone) {
@@ -65,6 +65,7 @@ class ConvFwdCase final : public OpCase {
     if (p.plan_chunk) shape_ += " plan=" + std::to_string(p.plan_chunk);
     if (p.silu) shape_ += " silu";
     if (p.x_row_extra) shape_ += " x-row-view";
+    if (p.model_values) shape_ += " model-values";
   }
 
   std::string_view run(Queue& queue) override { return ops::causal_conv1d_fwd(queue, args_); }

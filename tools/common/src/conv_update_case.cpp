@@ -33,18 +33,19 @@ class ConvUpdateCase final : public OpCase {
     if (p.indices) indices_ = memory_.add("state_indices", Role::input, DType::i32, {B});
 
     memory_.fill(x_, [&](const Index&) {
-      return p.specials ? detail::activation_or_special(rng, p.x, 0.05f) : detail::activation(rng);
+      return p.specials ? detail::activation_or_special(rng, p.x, 0.05f) : detail::activation(rng, p.model_values);
     });
     memory_.fill(weight_, [&](const Index&) { return detail::conv_weight(rng); });
     if (bias_ != kNone) memory_.fill(bias_, [&](const Index&) { return detail::conv_weight(rng); });
-    memory_.fill(state_, [&](const Index&) { return detail::activation(rng); });
+    memory_.fill(state_, [&](const Index&) { return detail::activation(rng, p.model_values); });
     if (indices_ != kNone) memory_.set_ints(indices_, slots_);
 
     shape_ = "B=" + std::to_string(B) + (p.tokens ? " L=" + std::to_string(p.tokens) : "") + " C=" + std::to_string(C) +
              " K=" + std::to_string(K) + " x=" + detail::dtype_text(p.x) + " weight=" + detail::dtype_text(p.weight) +
              " out=" + (p.in_place ? "x (in place)" : detail::dtype_text(p.out)) + " state=" + detail::dtype_text(p.state) +
              (p.transposed_state ? "[S,W,C]" : "[S,C,W]") + " S=" + std::to_string(S) +
-             (p.indices ? " padding=" + std::to_string(p.padding) : " no-indices") + (p.silu ? " silu" : "");
+             (p.indices ? " padding=" + std::to_string(p.padding) : " no-indices") + (p.silu ? " silu" : "") +
+             (p.model_values ? " model-values" : "");
   }
 
   std::string_view run(Queue& queue) override { return ops::causal_conv1d_update(queue, args_); }

@@ -13,6 +13,13 @@ namespace vt::opcheck::detail {
 
 // Activations (x, state, conv_out): 2^-8 .. 2^9.
 inline float activation(Rng& rng) { return rng.binade(-8, 8); }
+// A model's activations, for timing: normalised hidden states through a projection are
+// near N(0, 1). Spread over binades, one in seven width-4 conv outputs lies below -85.9, where
+// SiLU's exact division takes its rare out-of-line path; a benchmark of that mix times the
+// rare path, not the op.
+inline float model_activation(Rng& rng) { return rng.normal(); }
+// x, state: model or parity-coverage activations.
+inline float activation(Rng& rng, bool model) { return model ? model_activation(rng) : activation(rng); }
 // Conv weights and biases: small enough that a width-8 f16 output stays finite.
 inline float conv_weight(Rng& rng) { return rng.binade(-6, 1); }
 // A subnormal of `dtype`, never zero (hardware that flushes subnormals fails on these).

@@ -23,6 +23,15 @@ float Rng::positive_binade(int lo_exp, int hi_exp) {
   return std::ldexp(1.0f + unit(), e);
 }
 
+float Rng::normal() {
+  for (;;) {
+    const double u1 = 1.0 - static_cast<double>(unit());  // (0, 1]: the log stays finite
+    const double u2 = static_cast<double>(unit());
+    const auto v = static_cast<float>(std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2));
+    if (v != 0.0f) return v;
+  }
+}
+
 float Rng::binade(int lo_exp, int hi_exp) {
   const float v = positive_binade(lo_exp, hi_exp);
   return (next() & 1) ? -v : v;

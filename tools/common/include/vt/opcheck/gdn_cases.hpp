@@ -31,6 +31,7 @@ struct ConvFwdParams {
   int64_t out_row_extra = 0;
   bool specials = false;          // NaN, infinities and subnormals among x
   bool host_indices = true;       // pass host copies of query_start_loc and state_indices
+  bool model_values = false;      // x and state near N(0, 1), as in a model (vt-bench), not spread over binades
 };
 
 struct ConvUpdateParams {
@@ -49,6 +50,7 @@ struct ConvUpdateParams {
   int64_t x_row_extra = 0;  // x rows (tokens) this much wider than C
   bool specials = false;  // NaN, infinities and subnormals among the inputs
   bool host_indices = true;
+  bool model_values = false;  // as in ConvFwdParams
 };
 
 struct PostConvParams {

@@ -21,6 +21,8 @@ class Rng {
   float binade(int lo_exp, int hi_exp);
   // As binade(), positive.
   float positive_binade(int lo_exp, int hi_exp);
+  // Standard normal (Box-Muller over two unit() draws), never zero.
+  float normal();
 
  private:
   uint64_t state_;
