@@ -27,7 +27,6 @@ if [ "$mode" = prepare ]; then
   rm -rf .ab/base
   mkdir -p .ab/base
   git archive "$1" | tar -x -C .ab/base
-  grep -qx '/.ab/' .git/info/exclude 2>/dev/null || echo '/.ab/' >>.git/info/exclude
   echo "ab.sh: .ab/base holds $(git rev-parse --short "$1")"
   exit 0
 fi
