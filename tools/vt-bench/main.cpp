@@ -92,8 +92,8 @@ vt::Runtime& runtime_for(const vt::bench::Variant& v, std::map<std::string, std:
 }
 
 // `expected`: the reference's answer for this case's first seed, computed by the first
-// variant that checks it and reused by the others (every variant gets the same inputs, and a
-// 16k-token reference takes seconds).
+// variant that checks it and reused by the others (every variant gets the same inputs, and
+// the scalar reference over a large case is long host work).
 vt::bench::Row run_case(const vt::bench::BenchCase& bc, const vt::bench::Variant& variant, const vt::Device& device,
                         double copy_gbs, const Options& o, std::optional<vt::opcheck::Images>& expected) {
   vt::bench::Row r;
