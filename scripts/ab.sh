@@ -6,18 +6,20 @@
 #       Here, in the repository: writes the sources of git revision REV to .ab/base (git
 #       ignores it; name .ab in the device tool's carry), since the GPU machine gets the
 #       working tree but no history.
-#   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] CASE[:VARIANT]...
+#   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] [--bench-args "..."]
+#                     CASE[:VARIANT]...
 #       Builds the plugin of .ab/base and of the working tree, plus the working tree's
 #       vt-bench, then times every CASE (a vt-bench --case filter, with an optional
 #       --variant) on <backend>:0 with each plugin in turn (VT_PLUGINS), base first, and
 #       prints both rows with the time ratio base / working (above 1: working is faster).
 #       Each pair runs `rounds` times, so the spread between rounds shows the noise. Cases
 #       up to vt-bench's default --check-bytes are checked bit for bit in both builds.
+#       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 mode=$1
 shift
@@ -35,11 +37,13 @@ fi
 backend=cuda
 arch=90
 rounds=2
+bench_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --bench-args) bench_args=$2; shift 2 ;;
     -*) echo "ab.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -73,10 +77,11 @@ bench=$work/working/bin/vt-bench
 row() {  # plugin file, case, variant: the device's result row
   local args=(--device "$backend:0" --case "$2")
   [ -n "$3" ] && args+=(--variant "$3")
-  VT_PLUGINS=$1 "$bench" "${args[@]}" 2>/dev/null | grep -E "^$backend:0 +[^ (]" || echo "(no row: the case or variant matched nothing)"
+  # shellcheck disable=SC2086
+  VT_PLUGINS=$1 "$bench" "${args[@]}" $bench_args 2>/dev/null | grep -E "^$backend:0 +[^ (]" || echo "(no row: the case or variant matched nothing)"
 }
 {
-  echo "base: .ab/base; working: this tree; device $backend:0"
+  echo "base: .ab/base; working: this tree; device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
   for spec in "$@"; do
     case_name=${spec%%:*}
     variant=""
