@@ -62,6 +62,37 @@ VT_MATH_FN float f16_to_f32(uint16_t h) {
   return from_bits(sign | bits(magnitude));
 }
 
+
+// Narrowing an approximation (a rounding test). Let v be an f32 value known only through an
+// approximation s of the same sign whose bits lie within `slack` steps of v's. When no
+// rounding boundary of the narrow type lies within `slack` steps of s, v narrows to the same
+// bits as s, and these functions return them; otherwise they return false and leave *out
+// alone, and the caller computes v exactly. Kernels use this to narrow a cheap approximation
+// of a function whose exact f32 value is expensive (SiLU), and pay for the exact value only
+// near a boundary: about (2 slack + 1) / 2^16 of bf16 results, 2^3 times as many for f16.
+// Requires slack < 2^12.
+
+// bf16's boundaries are the f32 values whose low 16 bits are 0x8000 (ties, including the one
+// to infinity); s must be finite, at most 0x7f7f0000 in magnitude.
+VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
+  const uint32_t u = bits(s);
+  if (((u & 0xffffu) - (0x8000u - slack)) <= 2u * slack) return false;
+  if ((u & 0x7fffffffu) > 0x7f7f0000u) return false;
+  *out = static_cast<uint16_t>((u + 0x8000u) >> 16);  // not a tie: plain rounding is RN
+  return true;
+}
+
+// f16 for s and v in f16's normal range [2^-14, 2^15], where its boundaries are the f32 values
+// whose low 13 bits are 0x1000; below that the f16 grid is coarser and the caller goes exact.
+VT_MATH_FN bool f16_if_clear(float s, uint32_t slack, uint16_t* out) {
+  const uint32_t u = bits(s);
+  const uint32_t abs = u & 0x7fffffffu;
+  if (abs - (0x38800000u + slack) > 0x47000000u - 0x38800000u - 2u * slack) return false;
+  if (((u & 0x1fffu) - (0x1000u - slack)) <= 2u * slack) return false;
+  *out = static_cast<uint16_t>(((u >> 16) & 0x8000u) | ((abs - 0x38000000u + 0x1000u) >> 13));
+  return true;
+}
+
 }  // namespace vt::math
 
 #endif  // VT_OPS_PORTABLE_DTYPE_H
