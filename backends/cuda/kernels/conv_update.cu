@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
     float acc = bias;
 #pragma unroll
     for (int j = 0; j < K; ++j) acc = fmaf(w[j], win[j], acc);
-    store(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, p.silu ? silu_exact(acc) : acc);
+    store_activated(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, acc, p.silu);
 #pragma unroll
     for (int j = 0; j < W; ++j) win[j] = win[j + 1];
   }
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 #pragma unroll
     for (int j = 0; j < kMaxWidth; ++j)
       if (j < K) acc = fmaf(w[j], win[j], acc);
-    store(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, p.silu ? silu_exact(acc) : acc);
+    store_activated(p.out.dtype, p.out.base + b * p.out_seq + t * p.out_tok + c * ob, acc, p.silu);
 #pragma unroll
     for (int j = 0; j + 1 < kMaxWidth; ++j)
       if (j < W) win[j] = win[j + 1];
