@@ -1,6 +1,8 @@
 // causal_conv1d_fwd: one program per (sequence, run of tokens) x channel group, in the
 // variants of launch_geometry.hpp. The arithmetic is the reference's in every variant:
 // acc = bias, then acc = fma(w[j], input[t-(K-1)+j], acc) oldest first, then SiLU.
+#include <type_traits>
+
 #include "common.cuh"
 #include "launch.hpp"
 
@@ -68,16 +70,24 @@ __device__ __forceinline__ void roll_state(const ConvFwdParams& p, const Segment
   for (int j = 0; j < W; ++j) store(p.state.dtype, state_at(p, s, c, j), context_at(p, s, W, s.L - W + j, c));
 }
 
-__device__ __forceinline__ float activate(const ConvFwdParams& p, float acc) {
-  return p.silu ? silu_exact(acc) : acc;  // equal to silu bit for bit
+// The output element of one channel and token, for an output of element type E.
+template <Elem E>
+__device__ __forceinline__ typename ElemTraits<E>::raw activated(const ConvFwdParams& p, float acc) {
+  if constexpr (E == Elem::f32) {
+    return p.silu ? silu_exact(acc) : acc;  // equal to silu bit for bit
+  } else {
+    return p.silu ? silu_narrow<E>(acc) : ElemTraits<E>::narrow(acc);
+  }
 }
 
 // Register window: Vec channels per thread, the K-1 previous inputs in registers, and kBatch
 // tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
 // channel_tile2 (K = 4, Vec = 2).
+// Up to two channels a thread: at most 64 registers, so that 8 blocks (half the SM's threads)
+// stay resident.
 template <int K, Elem X, int Vec>
-__global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_window_kernel(const ConvFwdParams p) {
+__global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
   using Pk = Packet<X, Vec>;
@@ -100,40 +110,70 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_window_kernel(con
     for (int j = 0; j < W; ++j) win[i][j] = context_at(p, s, W, s.first - W + j, c);
   }
 
-  for (int64_t t0 = s.first; t0 < s.last; t0 += kBatch) {
-    Pk in[kBatch];
+  // One token: its inputs enter the window and its Vec outputs are stored. `packed_silu`: the
+  // output has x's element type, is written as one packet and is SiLU's.
+  auto step = [&](const Pk& in, int64_t t, auto packed_silu) {
+    float acc[Vec];
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u)
-      if (t0 + u < s.last) in[u] = load_packet<X, Vec>(xcol + (t0 + u) * p.x.s0);
-    // One token's code, not kBatch copies: the loaded words shift down instead, which keeps
-    // the kernel small enough for the instruction cache.
-    const int n = static_cast<int>(s.last - t0 < kBatch ? s.last - t0 : kBatch);
-#pragma unroll 1
-    for (int u = 0; u < n; ++u) {
-      float o[Vec];
+    for (int i = 0; i < Vec; ++i) {
+      win[i][W] = in.get(i);
+      acc[i] = b[i];
 #pragma unroll
-      for (int i = 0; i < Vec; ++i) {
-        win[i][W] = in[0].get(i);
-        float acc = b[i];
+      for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);
 #pragma unroll
-        for (int j = 0; j < K; ++j) acc = fmaf(w[i][j], win[i][j], acc);
-        o[i] = activate(p, acc);
+      for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
+    }
+    char* orow = p.out.base + (s.begin + t) * p.out.s0;
+    if constexpr (decltype(packed_silu)::value) {
+      Pk pk;
 #pragma unroll
-        for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
+      for (int i = 0; i < Vec; ++i) pk.v[i] = silu_narrow<X>(acc[i]);
+      store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
+    } else if (Vec > 1 && p.vector_store) {  // the output has x's element type
+      Pk pk;
+#pragma unroll
+      for (int i = 0; i < Vec; ++i) pk.v[i] = activated<X>(p, acc[i]);
+      store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
+    } else {
+      const int ob = dtype_bytes(p.out.dtype);
+#pragma unroll
+      for (int i = 0; i < Vec; ++i)
+        if (i < nc) store_activated(p.out.dtype, orow + (c0 + i) * ob, acc[i], p.silu);
+    }
+  };
+  auto token = [&](int64_t t) { return load_packet<X, Vec>(xcol + t * p.x.s0); };
+
+  bool swept = false;
+  if constexpr (Vec > 1 && X != Elem::f32) {
+    if (p.vector_store && p.silu) {
+      // The model's case, SiLU into packets of x's type: kBatch tokens' loads in flight, then
+      // their code unrolled, so the window slides by register renaming, without moves.
+      int64_t t = s.first;
+      for (; t + kBatch <= s.last; t += kBatch) {
+        Pk in[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) in[u] = token(t + u);
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) step(in[u], t + u, std::true_type{});
       }
+      for (; t < s.last; ++t) step(token(t), t, std::true_type{});
+      swept = true;
+    }
+  }
+  if (!swept) {
+    // Every other case: one token's code, the loaded words shifting down, which keeps the
+    // many instantiations small.
+    for (int64_t t0 = s.first; t0 < s.last; t0 += kBatch) {
+      Pk in[kBatch];
 #pragma unroll
-      for (int v = 0; v + 1 < kBatch; ++v) in[v] = in[v + 1];
-      char* orow = p.out.base + (s.begin + t0 + u) * p.out.s0;
-      if (Vec > 1 && p.vector_store) {
-        Pk pk;
+      for (int u = 0; u < kBatch; ++u)
+        if (t0 + u < s.last) in[u] = token(t0 + u);
+      const int n = static_cast<int>(s.last - t0 < kBatch ? s.last - t0 : kBatch);
+#pragma unroll 1
+      for (int u = 0; u < n; ++u) {
+        step(in[0], t0 + u, std::false_type{});
 #pragma unroll
-        for (int i = 0; i < Vec; ++i) pk.set(i, o[i]);
-        store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
-      } else {
-        const int ob = dtype_bytes(p.out.dtype);
-#pragma unroll
-        for (int i = 0; i < Vec; ++i)
-          if (i < nc) store(p.out.dtype, orow + (c0 + i) * ob, o[i]);
+        for (int v = 0; v + 1 < kBatch; ++v) in[v] = in[v + 1];
       }
     }
   }
@@ -165,7 +205,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(cons
     float acc = b;
 #pragma unroll
     for (int j = 0; j < K; ++j) acc = fmaf(w[j], col[j * blockDim.x], acc);
-    store(p.out.dtype, p.out.base + (s.begin + t) * p.out.s0 + c * ob, activate(p, acc));
+    store_activated(p.out.dtype, p.out.base + (s.begin + t) * p.out.s0 + c * ob, acc, p.silu);
   }
   if (s.slot >= 0 && s.first == 0) roll_state(p, s, W, c);
 }
