@@ -93,7 +93,7 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 // SiLU narrowed to a 16-bit type, by a rounding test (portable_dtype.h): the hardware's exp2
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
 // equal silu(x)'s; the exact path serves the rest (about 0.15% of bf16 results, 8 times as
-// many f16 ones) and |x| > kSiluFastMax. tests/parity checks every x on the device.
+// many f16 ones) and |x| > kSiluFastMax. tests/backends/cuda checks every x on the device.
 //
 // kSiluSlack bounds how many f32 steps s and silu(x) can lie apart, for |x| <= 16. Relative
 // errors, in units of 2^-24 of the exact x / (1 + e^-x):
