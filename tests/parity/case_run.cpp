@@ -33,9 +33,12 @@ std::string judge(opcheck::OpCase& c, const opcheck::Images& actual, std::string
                   const BackendExpectation& expect) {
   std::string problem = check_provider(expect, c.op(), provider);
   const opcheck::Report r = opcheck::compare(c.memory(), c.expected(), actual, expect.tolerance);
-  if (!r.passed)
-    problem += (problem.empty() ? "" : "\n") + std::string("provider '") + std::string(provider) + "', " +
-               expect.tolerance.describe() + ": " + r.summary() + "\n" + r.details();
+  if (!r.passed) {
+    // Appended piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) on the chain of +.
+    if (!problem.empty()) problem += '\n';
+    problem.append("provider '").append(provider).append("', ").append(expect.tolerance.describe());
+    problem.append(": ").append(r.summary()).append("\n").append(r.details());
+  }
   return problem;
 }
 
