@@ -73,7 +73,7 @@ VT_MATH_FN float f16_to_f32(uint16_t h) {
 // Requires slack < 2^12.
 
 // bf16's boundaries are the f32 values whose low 16 bits are 0x8000 (ties, including the one
-// to infinity); s must be finite, at most 0x7f7f0000 in magnitude.
+// to infinity). An s above 0x7f7f0000 in magnitude, infinite or NaN, is declined.
 VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
   const uint32_t u = bits(s);
   if (((u & 0xffffu) - (0x8000u - slack)) <= 2u * slack) return false;
