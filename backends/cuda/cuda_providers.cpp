@@ -9,7 +9,7 @@ namespace {
 // The variant switches of performance.md, as the host parsed them (strictly: a misspelt value
 // was warned about and never reaches a plugin). Unset switches keep the geometry's defaults.
 auto host_knobs(const vt_op_call* call) {
-  return [call](const char* name, int64_t* v) { return call->host && call->host->knob_int(call->host, name, v) != 0; };
+  return [call](const char* name, int64_t* v) { return vt_host_knob_int(call->host, name, v) != 0; };
 }
 
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {

@@ -10,7 +10,7 @@ namespace {
 // thread and the mapping of this backend's one conv kernel.
 vt::ops::geometry::ConvSwitches conv_switches(const vt_op_call* call) {
   return vt::ops::geometry::conv_switches(
-      [call](const char* name, int64_t* v) { return call->host && call->host->knob_int(call->host, name, v) != 0; });
+      [call](const char* name, int64_t* v) { return vt_host_knob_int(call->host, name, v) != 0; });
 }
 
 template <class Args>

@@ -12,7 +12,7 @@ namespace {
 // VT_VULKAN_DEVICE: the index among the usable devices to expose alone, or -1 for all.
 int64_t forced_device(const vt_host_api* h) {
   int64_t v = -1;
-  if (h && h->knob_int && h->knob_int(h, "VT_VULKAN_DEVICE", &v)) return v;
+  if (vt_host_knob_int(h, "VT_VULKAN_DEVICE", &v)) return v;
   return -1;
 }
 

@@ -43,11 +43,6 @@ vt_status run(vt_queue q, Shader shader, int32_t specialisation, DispatchDesc& d
   return dispatch(q, desc);
 }
 
-bool knob(const vt_op_call* call, const char* name, int64_t* v) {
-  return call->host && call->host->struct_size >= sizeof(vt_host_api) && call->host->knob_int &&
-         call->host->knob_int(call->host, name, v) != 0;
-}
-
 vt_status conv_fwd(const vt_op_call* call) {
   constexpr const char* kName = "vulkan.conv_fwd";
   const auto& a = *static_cast<const vt_causal_conv1d_fwd_args*>(call->args);
@@ -65,7 +60,7 @@ vt_status conv_fwd(const vt_op_call* call) {
     shape.plan_items = a.plan->n_items;
     shape.plan_chunk = a.plan->chunk_size;
   }
-  geo::ConvSwitches sw = geo::conv_switches([call](const char* name, int64_t* v) { return knob(call, name, v); });
+  geo::ConvSwitches sw = geo::conv_switches([call](const char* name, int64_t* v) { return vt_host_knob_int(call->host, name, v) != 0; });
   if (sw.exact_chunks < 0) sw.exact_chunks = 1;  // measured faster with the plan here
   sw.reg = 1;  // one kernel, one channel per invocation: the CUDA variants do not apply
   sw.channel_tile = 0;

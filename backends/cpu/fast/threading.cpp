@@ -22,16 +22,12 @@ tbb::task_arena& capped_arena(int threads) {
   return *arena;
 }
 
-bool has_knob_int(const vt_host_api* host) {
-  return host && host->struct_size >= offsetof(vt_host_api, knob_int) + sizeof host->knob_int && host->knob_int;
-}
-
 }  // namespace
 
 int thread_limit(const vt_host_api* host) {
   const int current = tbb::this_task_arena::max_concurrency();
   int64_t cap = 0;
-  if (has_knob_int(host) && host->knob_int(host, "VT_CPU_THREADS", &cap) && cap >= 1 && cap < current)
+  if (vt_host_knob_int(host, "VT_CPU_THREADS", &cap) && cap >= 1 && cap < current)
     return static_cast<int>(cap);
   return current;
 }

@@ -139,6 +139,14 @@ typedef struct vt_host_api {
   int (*knob_int)(const struct vt_host_api* self, const char* name, int64_t* value);
 } vt_host_api;
 
+/* A plugin's one way to read a knob: nonzero and *value filled when `host` offers knob_int
+ * (by its struct_size) and the knob is set; 0 for a null host, an older host, or an unset
+ * knob. */
+static inline int vt_host_knob_int(const vt_host_api* host, const char* name, int64_t* value) {
+  return host && host->struct_size >= offsetof(vt_host_api, knob_int) + sizeof host->knob_int && host->knob_int &&
+         host->knob_int(host, name, value) != 0;
+}
+
 /* Memory, queues, events and synchronisation of a plugin's devices. */
 typedef struct vt_device_api {
   uint32_t abi_major, abi_minor, struct_size;
