@@ -80,8 +80,8 @@ __device__ __forceinline__ typename ElemTraits<E>::raw activated(const ConvFwdPa
   }
 }
 
-// Register window: Vec channels per thread, the K-1 previous inputs in registers, and kBatch
-// tokens' loads issued before any of them is used, so each thread keeps several loads in
+// Register window: Vec channels per thread, the K-1 previous inputs in registers, and a batch
+// of tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
 // channel_tile2 (K = 4, Vec = 2).
 // Up to two channels a thread: at most 64 registers, so that 8 blocks (half the SM's threads)
@@ -125,9 +125,14 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
     }
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
+      static_assert(decltype(packed_silu)::value && Vec % 2 == 0, "SiLU packets are narrowed two elements at a time");
       Pk pk;
 #pragma unroll
-      for (int i = 0; i < Vec; ++i) pk.v[i] = silu_narrow<X>(acc[i]);
+      for (int i = 0; i < Vec; i += 2) {
+        const uint32_t two = silu_narrow2<X>(acc[i], acc[i + 1]);
+        pk.v[i] = static_cast<uint16_t>(two);
+        pk.v[i + 1] = static_cast<uint16_t>(two >> 16);
+      }
       store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
     } else if (Vec > 1 && p.vector_store) {  // the output has x's element type
       Pk pk;
@@ -146,17 +151,23 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   bool swept = false;
   if constexpr (Vec > 1 && X != Elem::f32) {
     if (p.vector_store && p.silu) {
-      // The model's case, SiLU into packets of x's type: kBatch tokens' loads in flight, then
-      // their code unrolled, so the window slides by register renaming, without moves.
+      // The model's case, SiLU into packets of x's type: a batch of tokens' loads in flight,
+      // then their code unrolled, so the window slides by register renaming, without moves.
+      // Batches of kBatch, then of 4 (short sequences are mostly rest), then single tokens.
       int64_t t = s.first;
-      for (; t + kBatch <= s.last; t += kBatch) {
-        Pk in[kBatch];
+      auto sweep = [&](auto batch) {
+        constexpr int n = decltype(batch)::value;
+        for (; t + n <= s.last; t += n) {
+          Pk in[n];
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) in[u] = token(t + u);
+          for (int u = 0; u < n; ++u) in[u] = token(t + u);
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) step(in[u], t + u, std::true_type{});
-      }
-      for (; t < s.last; ++t) step(token(t), t, std::true_type{});
+          for (int u = 0; u < n; ++u) step(in[u], t + u, std::true_type{});
+        }
+      };
+      sweep(std::integral_constant<int, kBatch>{});
+      sweep(std::integral_constant<int, 4>{});
+      sweep(std::integral_constant<int, 1>{});
       swept = true;
     }
   }

@@ -1,6 +1,7 @@
 // The CUDA kernels' SiLU narrowing (backends/cuda/kernels/common.cuh) over every f32 input,
 // on the device: silu_narrow<bf16> and <f16> against the reference's bits, vt::math::silu
-// compiled for the device with IEEE division and narrowed exactly. Also measures how far the
+// compiled for the device with IEEE division and narrowed exactly; and silu_narrow2, the packed
+// pair, against silu_narrow, with every input once in each half. Also measures how far the
 // hardware estimate lies from silu(x), against the slack the rounding test assumes. Skips
 // without a CUDA device.
 #include <cuda_runtime.h>
@@ -15,7 +16,7 @@ namespace vt::cuda::kern {
 namespace {
 
 struct Tally {
-  unsigned long long bf16_wrong, f16_wrong, bf16_exact_path, fast_inputs;
+  unsigned long long bf16_wrong, f16_wrong, pair_wrong, bf16_exact_path, fast_inputs;
   unsigned int max_steps, first_bf16_wrong, first_f16_wrong;
 };
 
@@ -25,7 +26,7 @@ __device__ uint32_t steps_between(float a, float b) {
 }
 
 __global__ void check_every_input(Tally* t) {
-  unsigned long long bf16_wrong = 0, f16_wrong = 0, exact_path = 0, fast = 0;
+  unsigned long long bf16_wrong = 0, f16_wrong = 0, pair_wrong = 0, exact_path = 0, fast = 0;
   uint32_t max_steps = 0;
   const uint64_t stride = uint64_t{gridDim.x} * blockDim.x;
   for (uint64_t i = uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (uint64_t{1} << 32); i += stride) {
@@ -38,6 +39,11 @@ __global__ void check_every_input(Tally* t) {
     if (silu_narrow<Elem::f16>(x) != vt::math::f32_to_f16(exact)) {
       if (f16_wrong++ == 0) atomicCAS(&t->first_f16_wrong, 0u, u);
     }
+    // x's partner: u -> u * odd + c is a bijection, so every input is also a second half.
+    const float y = __uint_as_float(u * 2654435761u + 0x9e3779b9u);
+    const uint32_t bf16_pair = silu_narrow2<Elem::bf16>(x, y), f16_pair = silu_narrow2<Elem::f16>(x, y);
+    pair_wrong += bf16_pair != (silu_narrow<Elem::bf16>(x) | uint32_t{silu_narrow<Elem::bf16>(y)} << 16);
+    pair_wrong += f16_pair != (silu_narrow<Elem::f16>(x) | uint32_t{silu_narrow<Elem::f16>(y)} << 16);
     if (fabsf(x) <= kSiluFastMax) {
       ++fast;
       const float s = silu_estimate(x);
@@ -49,6 +55,7 @@ __global__ void check_every_input(Tally* t) {
   }
   atomicAdd(&t->bf16_wrong, bf16_wrong);
   atomicAdd(&t->f16_wrong, f16_wrong);
+  atomicAdd(&t->pair_wrong, pair_wrong);
   atomicAdd(&t->bf16_exact_path, exact_path);
   atomicAdd(&t->fast_inputs, fast);
   atomicMax(&t->max_steps, max_steps);
@@ -66,12 +73,14 @@ TEST(SiluNarrow, EveryInputNarrowsLikeTheReference) {
   check_every_input<<<132 * 16, 256>>>(t);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::cout << "2^32 inputs: bf16 wrong " << t->bf16_wrong << ", f16 wrong " << t->f16_wrong << "; for |x| <= "
+  std::cout << "2^32 inputs: bf16 wrong " << t->bf16_wrong << ", f16 wrong " << t->f16_wrong << ", pairs unlike singles "
+            << t->pair_wrong << "; for |x| <= "
             << kSiluFastMax << " (" << t->fast_inputs << " inputs) the estimate lies within " << t->max_steps
             << " steps of silu(x) (slack " << kSiluSlack << "), bf16 exact path for " << t->bf16_exact_path << " ("
             << 100.0 * static_cast<double>(t->bf16_exact_path) / static_cast<double>(t->fast_inputs) << "%)\n";
   EXPECT_EQ(t->bf16_wrong, 0u) << "first at bits 0x" << std::hex << t->first_bf16_wrong;
   EXPECT_EQ(t->f16_wrong, 0u) << "first at bits 0x" << std::hex << t->first_f16_wrong;
+  EXPECT_EQ(t->pair_wrong, 0u);
   EXPECT_LE(t->max_steps, kSiluSlack) << "the hardware estimate is outside the bound the test relies on";
   EXPECT_GT(t->fast_inputs, 0u);
   cudaFree(t);
