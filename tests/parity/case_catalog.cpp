@@ -254,6 +254,31 @@ void post_conv_cases(Catalog& c) {
     p.key_dim = 8;
     p.value_dim = 256;
   });
+  // Rows of up to 256 (the longest a kernel may read in one go) and ragged lengths, and more
+  // q/k rows than one block pass covers, in 16-bit and f32 rows.
+  for (DType in : {DType::f32, DType::bf16}) {
+    c.add<PostConvParams>("post_dk256_" + tag(in), [in](PostConvParams& p) {
+      p.tokens = 3;
+      p.key_heads = p.value_heads = 2;
+      p.key_dim = 256;
+      p.value_dim = 16;
+      p.in = p.out = in;
+    });
+    c.add<PostConvParams>("post_dk200_" + tag(in), [in](PostConvParams& p) {
+      p.tokens = 3;
+      p.key_heads = 1;
+      p.value_heads = 2;
+      p.key_dim = 200;
+      p.in = p.out = in;
+    });
+    c.add<PostConvParams>("post_many_heads_" + tag(in), [in](PostConvParams& p) {
+      p.tokens = 3;
+      p.key_heads = p.value_heads = 40;
+      p.key_dim = 16;
+      p.value_dim = 8;
+      p.in = p.out = in;
+    });
+  }
   c.add<PostConvParams>("post_medium_dk128", [](PostConvParams& p) {
     p.tokens = 24;
     p.key_dim = p.value_dim = 128;
