@@ -37,7 +37,7 @@ jobs=$(nproc)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
-targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test)
+targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -48,6 +48,8 @@ if [ "$tests" = 1 ]; then
   "$build/bin/geometry_test" >"$logs/geometry.log" 2>&1 && echo "geometry_test: passed" || { echo "geometry_test: FAILED"; tail -20 "$logs/geometry.log"; status=1; }
   "$build/bin/cuda_math_test" >"$logs/cuda_math.log" 2>&1 && echo "cuda_math_test: passed" || status=1
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/cuda_math.log"
+  "$build/bin/rocm_math_test" >"$logs/rocm_math.log" 2>&1 && echo "rocm_math_test: passed" || status=1
+  grep -E "inputs|OK|FAILED|Failure|first at" "$logs/rocm_math.log"
   "$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
   sed -n '/^parity by device and op/,$p' "$out/parity.log" | head -40

@@ -62,6 +62,97 @@ __host__ __device__ __forceinline__ int dtype_bytes(int dtype) {
   return dtype == VT_DTYPE_F32 || dtype == VT_DTYPE_I32 ? 4 : dtype == VT_DTYPE_U8 ? 1 : 2;
 }
 
+// SiLU narrowed to a 16-bit type by a rounding test (portable_dtype.h): the hardware's exp2
+// and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
+// equal silu(x)'s; vt::math::silu_fast serves the rest (about 0.15% of bf16 results, 8 times
+// as many f16 ones) and |x| > kSiluFastMax. tests/backends/rocm checks every x on the device.
+//
+// kSiluSlack bounds how many f32 steps s and silu(x) can lie apart for |x| <= 16. Relative
+// errors, in units of 2^-24 of the exact x / (1 + e^-x) (a step exceeds 2^-24 of its value):
+//   s: rounding x * -log2(e) (and log2(e) to f32) moves the exponent by at most
+//      16 log2(e) (1 + 2^-2.1) units, 19.6 of e^-x; exp2: 2 per ulp; the sum 1 + e: 1;
+//      the reciprocal: 2 per ulp; the product x * r: 1.
+//   silu(x): its exp within 1 ulp of the correctly rounded one: 3; 1 + e: 1; the division: 1.
+// AMD's v_exp_f32 and v_rcp_f32 are within 1 ulp (LLVM's AMDGPUUsage; AMD's ISA text for
+// v_rcp_f32), which gives 31 steps; NVIDIA's ex2.approx (2 ulp) and rcp.approx (1 ulp), 33.
+// 48 holds while the two estimates' errors add up to at most 10 ulp. Their arguments and
+// results are normal here, except a subnormal exp2 argument from a tiny x, which flushes to
+// 0: 2^0 is its rounded value anyway.
+constexpr uint32_t kSiluSlack = 48;
+constexpr float kSiluFastMax = 16.0f;
+
+#if defined(VT_HIP_ON_CUDA)
+__device__ __forceinline__ float exp2_estimate(float t) {
+  float e;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(t));
+  return e;
+}
+__device__ __forceinline__ float rcp_estimate(float d) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+  return r;
+}
+#else
+// clang 15 (Debian's ROCm 5.2) has no builtin for v_exp_f32; llvm.exp2 lowers to it only in
+// older LLVMs, so the instruction is named where the builtin is missing.
+__device__ __forceinline__ float exp2_estimate(float t) {
+#if __has_builtin(__builtin_amdgcn_exp2f)
+  return __builtin_amdgcn_exp2f(t);
+#else
+  float e;
+  asm("v_exp_f32 %0, %1" : "=v"(e) : "v"(t));
+  return e;
+#endif
+}
+__device__ __forceinline__ float rcp_estimate(float d) { return __builtin_amdgcn_rcpf(d); }
+#endif
+
+// The approximation, for |x| <= kSiluFastMax.
+__device__ __forceinline__ float silu_estimate(float x) {
+  return x * rcp_estimate(1.0f + exp2_estimate(x * -0x1.715476p+0f));
+}
+
+// Out of line, so that kernels keep one copy of the exact path (HIP's __noinline__ is empty).
+template <Elem E>
+__device__ __attribute__((noinline)) uint16_t silu_narrow_exact(float x) {
+  return ElemTraits<E>::narrow(vt::math::silu_fast(x));
+}
+
+template <Elem E>
+__device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_t* out) {
+  static_assert(E != Elem::f32, "a 16-bit type");
+  return E == Elem::bf16 ? vt::math::bf16_if_clear(s, slack, out) : vt::math::f16_if_clear(s, slack, out);
+}
+
+// Equal to ElemTraits<E>::narrow(vt::math::silu(x)) for every x.
+template <Elem E>
+__device__ __forceinline__ uint16_t silu_narrow(float x) {
+  uint16_t out;
+  if (fabsf(x) <= kSiluFastMax && narrow_if_clear<E>(silu_estimate(x), kSiluSlack, &out)) return out;  // NaN fails
+  return silu_narrow_exact<E>(x);
+}
+
+// acc, or SiLU of it, as an element of type E.
+template <Elem E>
+__device__ __forceinline__ typename ElemTraits<E>::raw activated(float acc, bool silu) {
+  if constexpr (E == Elem::f32) {
+    return silu ? vt::math::silu_fast(acc) : acc;  // silu_fast equals silu bit for bit
+  } else {
+    return silu ? silu_narrow<E>(acc) : ElemTraits<E>::narrow(acc);
+  }
+}
+
+// Stores acc, or SiLU of it, as `dtype`: the value the reference's rounding gives.
+__device__ __forceinline__ void store_activated(int dtype, char* p, float acc, bool silu) {
+  if (dtype == VT_DTYPE_BF16) {
+    *reinterpret_cast<uint16_t*>(p) = activated<Elem::bf16>(acc, silu);
+  } else if (dtype == VT_DTYPE_F16) {
+    *reinterpret_cast<uint16_t*>(p) = activated<Elem::f16>(acc, silu);
+  } else {
+    *reinterpret_cast<float*>(p) = activated<Elem::f32>(acc, silu);
+  }
+}
+
 // Sixteen bytes moved as one load and one store.
 struct alignas(16) Word16 {
   uint32_t w[4];

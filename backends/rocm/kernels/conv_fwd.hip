@@ -39,10 +39,10 @@ __device__ __forceinline__ void load_row(const char* p, float* out) {
 }
 
 template <Elem E, int Vec>
-__device__ __forceinline__ void store_row(char* p, const float* in) {
+__device__ __forceinline__ void store_row(char* p, const float* acc, bool silu) {
   Packet<E, Vec> pk;
 #pragma unroll
-  for (int i = 0; i < Vec; ++i) pk.v[i] = ElemTraits<E>::narrow(in[i]);
+  for (int i = 0; i < Vec; ++i) pk.v[i] = activated<E>(acc[i], silu);
   *reinterpret_cast<Packet<E, Vec>*>(p) = pk;
 }
 
@@ -100,25 +100,25 @@ __device__ void conv_run(const ConvFwdParams& p, int64_t n, int64_t first, int64
 
   const int out_bytes = dtype_bytes(p.out.dtype);
   for (int64_t t = first; t < last; ++t) {
-    float xv[Vec], o[Vec];
+    float xv[Vec], acc[Vec];
     x_at(t, xv);
 #pragma unroll
     for (int k = 0; k < Vec; ++k) {
       win[k][W] = xv[k];
-      float acc = bias[k];
+      acc[k] = bias[k];
 #pragma unroll
-      for (int j = 0; j < K; ++j) acc = fmaf(w[k][j], win[k][j], acc);
-      o[k] = p.silu ? vt::math::silu_fast(acc) : acc;  // silu_fast equals silu bit for bit
+      for (int j = 0; j < K; ++j) acc[k] = fmaf(w[k][j], win[k][j], acc[k]);
 #pragma unroll
       for (int j = 0; j < W; ++j) win[k][j] = win[k][j + 1];
     }
+    // SiLU, if asked for, is applied as each value is stored (common.hpp: activated).
     char* orow = p.out.base + (begin + t) * p.out.s0;
     if (Vec > 1 && p.vector_store) {
-      store_row<X, Vec>(orow + c0 * kXBytes, o);
+      store_row<X, Vec>(orow + c0 * kXBytes, acc, p.silu);
     } else {
 #pragma unroll
       for (int k = 0; k < Vec; ++k)
-        if (k < owned) store(p.out.dtype, orow + (c0 + k) * out_bytes, o[k]);
+        if (k < owned) store_activated(p.out.dtype, orow + (c0 + k) * out_bytes, acc[k], p.silu);
     }
   }
 

@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_update_kernel(const C
     float acc = bias;
 #pragma unroll
     for (int j = 0; j < K; ++j) acc = fmaf(w[j], win[j], acc);
-    store(p.out.dtype, out + t * p.out_tok, p.silu ? vt::math::silu_fast(acc) : acc);
+    store_activated(p.out.dtype, out + t * p.out_tok, acc, p.silu);
 #pragma unroll
     for (int j = 0; j < W; ++j) win[j] = win[j + 1];
   }
