@@ -118,7 +118,7 @@ __device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, in
 // Compile-time element access for the per-token kernel: inputs through the read-only path.
 template <Elem E>
 __device__ __forceinline__ float load_elem(const char* p) {
-  return ElemTraits<E>::widen(__ldg(reinterpret_cast<const typename ElemTraits<E>::raw*>(p)));
+  return load_packet<E, 1>(p).get(0);
 }
 template <Elem E>
 __device__ __forceinline__ void store_elem(char* p, float v) {
