@@ -37,7 +37,7 @@ jobs=$(nproc)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
-targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test)
+targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -63,6 +63,8 @@ if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
 fi
 
 if [ "$bench" = 1 ]; then
+  # The reference of the small cases' targets (an empty launch plus 2 us).
+  "$build/bin/cuda_empty_launch" | tee -a "$out/gpu.txt"
   # The card's clocks while the bench runs: kernels bound by arithmetic or latency scale with
   # the SM clock, so the numbers are read against it.
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv,noheader -lms 500 \

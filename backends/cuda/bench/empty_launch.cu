@@ -1,0 +1,75 @@
+// The reference for performance.md's "within 2 us of an empty kernel launch": an empty
+// kernel timed the way vt-bench times a short op call (tools/vt-bench/timing.cpp), by
+// events around back-to-back launches and by replays of a graph with one node per call.
+// Prints the median per launch of each, in microseconds.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+__global__ void empty_kernel() {}
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "cuda_empty_launch: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? 77 : 1);
+}
+
+template <class Body>
+double median_us_per(int launches, Body body, cudaStream_t s) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  for (int i = 0; i < 20; ++i) body();  // warm-up
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  std::vector<double> us;
+  for (int i = 0; i < 101; ++i) {
+    check(cudaEventRecord(a, s), "cudaEventRecord");
+    body();
+    check(cudaEventRecord(b, s), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    us.push_back(ms * 1e3 / launches);
+  }
+  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return us[us.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  int n = 0;
+  check(cudaGetDeviceCount(&n), "cudaGetDeviceCount");
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+  constexpr int kPerSample = 4;  // vt-bench's fewest calls per event sample
+  const double events = median_us_per(kPerSample, [&] {
+    for (int i = 0; i < kPerSample; ++i) empty_kernel<<<1, 32, 0, s>>>();
+  }, s);
+  std::printf("empty kernel, %d launches between two events: %.2f us per launch\n", kPerSample, events);
+  // vt-bench's graphs hold one node per input copy and are replayed 20 times a sample.
+  for (int nodes : {1, 8, 32}) {
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    for (int i = 0; i < nodes; ++i) empty_kernel<<<1, 32, 0, s>>>();
+    check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
+    check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
+    constexpr int kReplays = 20;
+    const double replay = median_us_per(kReplays * nodes, [&] {
+      for (int r = 0; r < kReplays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
+    }, s);
+    std::printf("empty kernel, graph of %d node(s) replayed %d times: %.2f us per launch\n", nodes, kReplays, replay);
+    cudaGraphExecDestroy(ge);
+    cudaGraphDestroy(g);
+  }
+  cudaStreamDestroy(s);
+  return 0;
+}
