@@ -80,6 +80,28 @@ TEST_P(NarrowClear, F16AgreesWithEveryValueInTheWindow) {
 
 INSTANTIATE_TEST_SUITE_P(Slacks, NarrowClear, testing::Values(0u, 1u, 48u, 200u));
 
+// Below its bound the bounded bf16 test gives the full one's answer and bits: every sign and
+// exponent up to 0x1p127, with the low halves around the tie and a few others.
+TEST(NarrowClear, Bf16BoundedAgreesWithFullBelowItsBound) {
+  const uint32_t slack = 48;
+  uint32_t compared = 0;
+  for (uint32_t hi = 0; hi <= 0x7f00u; ++hi) {
+    for (uint32_t low : {0x0000u, 0x1234u, 0x7fceu, 0x7fcfu, 0x7fd0u, 0x8000u, 0x8030u, 0x8031u, 0xffffu}) {
+      for (uint32_t sign : {0u, 0x80000000u}) {
+        const uint32_t u = sign | hi << 16 | low;
+        if ((u & 0x7fffffffu) > 0x7f000000u) continue;
+        uint16_t full = 0xdead, bounded = 0xdead;
+        const bool a = bf16_if_clear(from_bits(u), slack, &full);
+        const bool b = bf16_if_clear_bounded(from_bits(u), slack, &bounded);
+        ASSERT_EQ(a, b) << "bits 0x" << std::hex << u;
+        ASSERT_EQ(full, bounded) << "bits 0x" << std::hex << u;
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 500000u);
+}
+
 // How often each declines in its valid range: only within the slack of a boundary.
 TEST(NarrowClearRate, DeclinesOnlyNearBoundaries) {
   uint16_t out = 0;

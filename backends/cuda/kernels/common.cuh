@@ -118,10 +118,11 @@ __device__ __forceinline__ float silu_estimate(float x) {
   return x * r;
 }
 
+// For an s at most 16 in magnitude, the estimate's bound: bf16 needs no test for huge values.
 template <Elem E>
 __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_t* out) {
   static_assert(E != Elem::f32, "a 16-bit type");
-  return E == Elem::bf16 ? vt::math::bf16_if_clear(s, slack, out) : vt::math::f16_if_clear(s, slack, out);
+  return E == Elem::bf16 ? vt::math::bf16_if_clear_bounded(s, slack, out) : vt::math::f16_if_clear(s, slack, out);
 }
 
 template <Elem E>
@@ -132,17 +133,29 @@ __device__ __forceinline__ uint16_t silu_narrow(float x) {
 }
 
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
-// packet of SiLU outputs costs one rarely taken branch instead of a branch per element.
+// packet of SiLU outputs costs one rarely taken branch instead of a branch per element; when
+// either test fails, both go exact. bf16 takes both results from the test words
+// (portable_dtype.h) with one byte permutation.
 template <Elem E>
 __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
-  uint16_t na = 0, nb = 0;
-  const bool ca = (fabsf(a) <= kSiluFastMax) & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na);
-  const bool cb = (fabsf(b) <= kSiluFastMax) & narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb);
-  if (!(ca & cb)) {
-    if (!ca) na = silu_narrow_exact<E>(a);
-    if (!cb) nb = silu_narrow_exact<E>(b);
+  const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
+  if constexpr (E == Elem::bf16) {
+    const uint32_t ta = vt::math::bf16_test_word(silu_estimate(a), kSiluSlack);
+    const uint32_t tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
+    const bool ca = vt::math::bf16_word_clear(ta, kSiluSlack), cb = vt::math::bf16_word_clear(tb, kSiluSlack);
+    if (in_range & ca & cb) return __byte_perm(ta, tb, 0x7632);  // the high halves, a's low
+    if (in_range) {  // one of them near a boundary
+      const uint32_t na = ca ? ta >> 16 : silu_narrow_exact<E>(a);
+      const uint32_t nb = cb ? tb >> 16 : silu_narrow_exact<E>(b);
+      return na | nb << 16;
+    }
+  } else {
+    uint16_t na, nb;
+    if (in_range & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na) &
+        narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb))
+      return uint32_t{na} | uint32_t{nb} << 16;
   }
-  return uint32_t{na} | uint32_t{nb} << 16;
+  return uint32_t{silu_narrow_exact<E>(a)} | uint32_t{silu_narrow_exact<E>(b)} << 16;
 }
 
 // Stores acc, or SiLU of it, as `dtype`: the value the reference's rounding gives.
@@ -183,7 +196,21 @@ struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
   using raw = typename ElemTraits<E>::raw;
   static constexpr int kBytes = static_cast<int>(sizeof(raw)) * Vec;
   raw v[Vec];
-  __device__ __forceinline__ float get(int i) const { return ElemTraits<E>::widen(v[i]); }
+  __device__ __forceinline__ float get(int i) const {
+    if constexpr (E == Elem::bf16 && Vec % 2 == 0) {
+      // Both halves of a 32-bit word widen with one instruction each (a shift, a mask).
+      uint32_t w;
+      memcpy(&w, &v[i & ~1], sizeof w);
+      return __uint_as_float(i & 1 ? w & 0xffff0000u : w << 16);
+    } else if constexpr (E == Elem::f16 && Vec % 2 == 0) {
+      __half2 h;  // both halves of a word widened together
+      memcpy(&h, &v[i & ~1], sizeof h);
+      const float2 f = __half22float2(h);
+      return i & 1 ? f.y : f.x;
+    } else {
+      return ElemTraits<E>::widen(v[i]);
+    }
+  }
   __device__ __forceinline__ void set(int i, float f) { v[i] = ElemTraits<E>::narrow(f); }
 };
 

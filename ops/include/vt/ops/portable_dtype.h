@@ -73,13 +73,25 @@ VT_MATH_FN float f16_to_f32(uint16_t h) {
 // Requires slack < 2^12.
 
 // bf16's boundaries are the f32 values whose low 16 bits are 0x8000 (ties, including the one
-// to infinity). An s above 0x7f7f0000 in magnitude, infinite or NaN, is declined.
-VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
-  const uint32_t u = bits(s);
-  if (((u & 0xffffu) - (0x8000u - slack)) <= 2u * slack) return false;
-  if ((u & 0x7fffffffu) > 0x7f7f0000u) return false;
-  *out = static_cast<uint16_t>((u + 0x8000u) >> 16);  // not a tie: plain rounding is RN
+// to infinity). bf16_if_clear_bounded is for an s the caller knows to be at most 0x1p127 in
+// magnitude (SiLU's estimate for |x| <= 16, say), which leaves out a test; bf16_if_clear
+// takes any s and declines one above 0x7f7f0000 in magnitude, infinite or NaN.
+//
+// Both work on the test word t = bits(s) + 0x8000 + slack: its low half is at most 2 slack
+// exactly when s's low half lies within slack of the tie 0x8000, and otherwise adding the
+// slack carries nothing out of the low half, so t's high half is s's round-to-nearest
+// narrowing (not a tie). Kernels that narrow two values at once test both words and take
+// both high halves with one byte permutation.
+VT_MATH_FN uint32_t bf16_test_word(float s, uint32_t slack) { return bits(s) + 0x8000u + slack; }
+VT_MATH_FN bool bf16_word_clear(uint32_t t, uint32_t slack) { return (t & 0xffffu) > 2u * slack; }
+VT_MATH_FN bool bf16_if_clear_bounded(float s, uint32_t slack, uint16_t* out) {
+  const uint32_t t = bf16_test_word(s, slack);
+  if (!bf16_word_clear(t, slack)) return false;
+  *out = static_cast<uint16_t>(t >> 16);
   return true;
+}
+VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
+  return (bits(s) & 0x7fffffffu) <= 0x7f7f0000u && bf16_if_clear_bounded(s, slack, out);
 }
 
 // f16 for s and v in f16's normal range [2^-14, 2^15], where its boundaries are the f32 values
