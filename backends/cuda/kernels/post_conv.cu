@@ -220,13 +220,12 @@ __device__ __forceinline__ void l2_chunked_row(const char* in, char* out, bool r
   }
 }
 
-// Token t's v row, copied in a per-token kernel: its first kVWordsPerThread words a thread
+// Token t's v row, copied in a per-token kernel: its first VW words a thread
 // are loaded up front (16-byte words, when v_bulk) so that they are in flight with the q/k
 // rows; finish() stores them and copies the rest.
-constexpr int kVWordsPerThread = 4;
-
+template <int VW>
 struct VRowCopy {
-  uint4 w[kVWordsPerThread];
+  uint4 w[VW];
   const uint4* in;
   uint4* out;
   int64_t words;
@@ -236,7 +235,7 @@ struct VRowCopy {
     out = reinterpret_cast<uint4*>(p.v.base + t * p.v.s0);
     words = p.split && p.v_bulk ? p.Hv * p.Dv * xb / 16 : 0;
 #pragma unroll
-    for (int u = 0; u < kVWordsPerThread; ++u) {
+    for (int u = 0; u < VW; ++u) {
       const int64_t j = threadIdx.x + u * kThreads;
       if (j < words) w[u] = __ldg(in + j);
     }
@@ -249,11 +248,11 @@ struct VRowCopy {
       return;
     }
 #pragma unroll
-    for (int u = 0; u < kVWordsPerThread; ++u) {
+    for (int u = 0; u < VW; ++u) {
       const int64_t j = threadIdx.x + u * kThreads;
       if (j < words) out[j] = w[u];
     }
-    for (int64_t j = threadIdx.x + kVWordsPerThread * kThreads; j < words; j += kThreads) out[j] = __ldg(in + j);
+    for (int64_t j = threadIdx.x + VW * kThreads; j < words; j += kThreads) out[j] = __ldg(in + j);
   }
 };
 
@@ -270,7 +269,7 @@ __global__ void __launch_bounds__(kThreads, 4) post_conv_kernel(const PostConvPa
   const int64_t t = blockIdx.x;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t xb = sizeof(typename ElemTraits<X>::raw);
-  VRowCopy v;
+  VRowCopy<4> v;
   v.start(p, t, xb);
   if (p.split) {
     const char* row = p.conv_out.base + t * p.conv_out.s0;
@@ -291,8 +290,10 @@ __global__ void __launch_bounds__(kThreads, 4) post_conv_kernel(const PostConvPa
 // on 16-byte boundaries. Every thread first issues its v words' loads; the first pass of q/k
 // rows goes to the first threads (whole warps), and the threads left over compute the gates
 // meanwhile, so the gates' arithmetic overlaps the rows' loads instead of following them.
-template <Elem X, Elem Q, int M>
-__global__ void __launch_bounds__(kThreads, M <= 4 ? 3 : 2) post_conv_chunked_kernel(const PostConvParams p) {
+// VW: v words a thread loads up front, the row's share (launch_per_token_as); holding two
+// leaves room for a fourth block an SM at Dk <= 128.
+template <Elem X, Elem Q, int M, int VW>
+__global__ void __launch_bounds__(kThreads, M > 4 ? 2 : VW <= 2 ? 4 : 3) post_conv_chunked_kernel(const PostConvParams p) {
   constexpr int G = 32 * sizeof(typename ElemTraits<X>::raw) / 16;  // lanes a row
   constexpr int kRowsPerPass = kThreads / G;
   const int64_t t = blockIdx.x;
@@ -309,7 +310,7 @@ __global__ void __launch_bounds__(kThreads, M <= 4 ? 3 : 2) post_conv_chunked_ke
                             lane);
   };
 
-  VRowCopy v;
+  VRowCopy<VW> v;
   v.start(p, t, xb);
 
   if (threadIdx.x < row_threads) pass(0);
@@ -382,8 +383,10 @@ __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
 template <Elem X, Elem Q>
 void launch_per_token_as(const PostConvParams& p, const dim3& grid, cudaStream_t stream) {
   const bool short_rows = p.Dk <= 32 * 4;
-  if (p.qk_chunks && short_rows) post_conv_chunked_kernel<X, Q, 4><<<grid, kThreads, 0, stream>>>(p);
-  else if (p.qk_chunks) post_conv_chunked_kernel<X, Q, 8><<<grid, kThreads, 0, stream>>>(p);
+  const bool two_v_words = p.Hv * p.Dv * int64_t{sizeof(typename ElemTraits<X>::raw)} <= 2 * 16 * kThreads;
+  if (p.qk_chunks && short_rows && two_v_words) post_conv_chunked_kernel<X, Q, 4, 2><<<grid, kThreads, 0, stream>>>(p);
+  else if (p.qk_chunks && short_rows) post_conv_chunked_kernel<X, Q, 4, 4><<<grid, kThreads, 0, stream>>>(p);
+  else if (p.qk_chunks) post_conv_chunked_kernel<X, Q, 8, 4><<<grid, kThreads, 0, stream>>>(p);
   else if (short_rows) post_conv_kernel<X, Q, 4><<<grid, kThreads, 0, stream>>>(p);
   else post_conv_kernel<X, Q, 8><<<grid, kThreads, 0, stream>>>(p);
 }
