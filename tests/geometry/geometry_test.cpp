@@ -167,15 +167,43 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 
 TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
   geo::ConvSwitches sw;
-  auto g = geo::conv_update_geometry(256, 8192, sw);
+  const geo::ConvUpdateShape decode{256, 8192, false};
+  auto g = geo::conv_update_geometry(decode, sw);
   EXPECT_EQ(g.variant, geo::ConvUpdateVariant::per_width);
+  EXPECT_EQ(g.vec, 1);
   sw.reg = 1;
-  EXPECT_EQ(geo::conv_update_geometry(256, 8192, sw).variant, geo::ConvUpdateVariant::per_width);
+  EXPECT_EQ(geo::conv_update_geometry(decode, sw).variant, geo::ConvUpdateVariant::per_width);
   EXPECT_EQ(g.grid_x, 8192 / geo::kBlockThreads);
   EXPECT_EQ(g.grid_y, 256);
   sw.reg = 0;
-  EXPECT_EQ(geo::conv_update_geometry(256, 8192, sw).variant, geo::ConvUpdateVariant::generic);
-  EXPECT_EQ(geo::conv_update_geometry(3, 1000, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
+  EXPECT_EQ(geo::conv_update_geometry(decode, sw).variant, geo::ConvUpdateVariant::generic);
+  EXPECT_EQ(geo::conv_update_geometry({3, 1000, false}, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
+}
+
+TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLarge) {
+  geo::ConvSwitches sw;
+  auto g = geo::conv_update_geometry({256, 8192, true}, sw);
+  EXPECT_EQ(g.variant, geo::ConvUpdateVariant::per_width);
+  EXPECT_EQ(g.vec, geo::kUpdateVec);
+  EXPECT_EQ(g.grid_x, 8192 / geo::kUpdateVec / geo::kBlockThreads);
+  EXPECT_EQ(g.grid_y, 256);
+  // The threshold: B = 32 at C = 8192 has 2^16 groups of four channels, B = 31 fewer.
+  EXPECT_EQ(geo::conv_update_geometry({32, 8192, true}, sw).vec, geo::kUpdateVec);
+  EXPECT_EQ(geo::conv_update_geometry({31, 8192, true}, sw).vec, 1);
+  EXPECT_EQ(geo::conv_update_geometry({1, 8192, true}, sw).vec, 1);
+  EXPECT_EQ(geo::conv_update_geometry({1, 8192, true}, sw).grid_x, 8192 / geo::kBlockThreads);
+  EXPECT_EQ(geo::conv_update_geometry({300, 1000, true}, sw).grid_x, 2);  // 250 groups of 4
+  // Channels not in whole groups of four, or a layout without words: one channel a thread.
+  g = geo::conv_update_geometry({300, 1002, true}, sw);
+  EXPECT_EQ(g.vec, 1);
+  EXPECT_EQ(g.grid_x, 8);
+  EXPECT_EQ(geo::conv_update_geometry({300, 1000, false}, sw).vec, 1);
+  // VT_CONV_REG=0: the generic kernel, one channel a thread, whatever the layout.
+  sw.reg = 0;
+  g = geo::conv_update_geometry({300, 1000, true}, sw);
+  EXPECT_EQ(g.variant, geo::ConvUpdateVariant::generic);
+  EXPECT_EQ(g.vec, 1);
+  EXPECT_EQ(g.grid_x, 8);
 }
 
 TEST(PostConvGeometry, PerTokenOrSixteenTokenTiles) {
@@ -202,7 +230,7 @@ TEST(PostConvGeometry, PerTokenOrSixteenTokenTiles) {
 TEST(ConvFwdGeometry, EmptyCallsLaunchNothing) {
   EXPECT_EQ(geo::conv_fwd_geometry(bf16_shape(0, 8192, 2), {}).grid_y, 0);
   EXPECT_EQ(geo::conv_fwd_geometry(bf16_shape(10, 8192, 0), {}).grid_x, 0);
-  EXPECT_EQ(geo::conv_update_geometry(0, 8192).grid_y, 0);
+  EXPECT_EQ(geo::conv_update_geometry({0, 8192, true}).grid_y, 0);
 }
 
 // The property the kernel's race-freedom rests on: every token of every sequence belongs to

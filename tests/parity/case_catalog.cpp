@@ -215,6 +215,51 @@ void conv_update_cases(Catalog& c) {
     p.padding = 4;
     p.x = p.out = DType::bf16;
   });
+  // Channels in groups of four, an f32 state with dense rows, x and out of one type and
+  // weights of x's type or f32, and a batch with at least kUpdateWordsMinGroups groups: the
+  // calls whose channels a kernel may take four at a time (launch_geometry.hpp,
+  // ConvUpdateShape). 1028 channels: 257 groups, not a whole number of blocks.
+  auto words = [](ConvUpdateParams& p) {
+    p.channels = 1028;
+    p.batch = 256;
+  };
+  for (int64_t k = 2; k <= 8; ++k)
+    c.add<ConvUpdateParams>("upd_words_k" + std::to_string(k), [k, words](ConvUpdateParams& p) {
+      words(p);
+      p.width = k;
+      p.x = p.out = p.weight = DType::bf16;
+      p.tokens = k % 2 ? 0 : 3;
+    });
+  for (DType x : kActivations) {
+    const DType weights[] = {x, DType::f32};
+    for (int i = 0; i < (x == DType::f32 ? 1 : 2); ++i) {
+      const DType w = weights[i];
+      c.add<ConvUpdateParams>("upd_words_x" + tag(x) + "_w" + tag(w), [=](ConvUpdateParams& p) {
+        words(p);
+        p.x = p.out = x;
+        p.weight = w;
+        p.tokens = 2;
+      });
+    }
+  }
+  c.add<ConvUpdateParams>("upd_words_in_place", [=](ConvUpdateParams& p) {
+    words(p);
+    p.x = p.out = p.weight = DType::bf16;
+    p.in_place = true;
+    p.tokens = 3;
+  });
+  c.add<ConvUpdateParams>("upd_words_nan_inf", [=](ConvUpdateParams& p) {
+    words(p);
+    p.x = p.out = DType::bf16;
+    p.specials = true;
+    p.tokens = 3;
+  });
+  c.add<ConvUpdateParams>("upd_words_no_silu_no_bias_f16", [=](ConvUpdateParams& p) {
+    words(p);
+    p.x = p.out = DType::f16;
+    p.silu = false;
+    p.bias = false;
+  });
 }
 
 void post_conv_cases(Catalog& c) {
@@ -368,7 +413,7 @@ CaseSelection representative_cases() {
       // causal_conv1d_update
       "upd_k3", "upd_k8", "upd_xbf16_wbf16_outbf16_statebf16", "upd_blc", "upd_in_place_bc", "upd_in_place_blc_bf16",
       "upd_no_indices", "upd_padding", "upd_all_padding", "upd_state_swc", "upd_row_view", "upd_no_host_indices",
-      "upd_nan_inf",
+      "upd_nan_inf", "upd_words_k4", "upd_words_in_place", "upd_words_nan_inf",
       // gdn_post_conv
       "post_inf32_gatef32_outf32", "post_inf16_gatef16_outf16", "post_inbf16_gatebf16_outbf16", "post_no_l2norm",
       "post_special_rows_*", "post_softplus_threshold", "post_row_views", "post_hv_3hk_dk8_dv256",

@@ -47,6 +47,78 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
   for (int j = 0; j < W; ++j) store(p.state.dtype, st + j * p.state.s2, win[j]);
 }
 
+// Per width, kUpdateVec = 4 channels a thread (launch_geometry.hpp says when): the four
+// channels' f32 state rows, 4 W contiguous floats, move as W 16-byte words, x and out as one
+// packet a token, and the element types are known at compile time. WF32: the weights are
+// f32, else of x's type.
+template <int K, Elem X, bool WF32>
+__global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_words_kernel(const ConvUpdateParams p) {
+  constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
+  using Pk = Packet<X, V>;
+  constexpr Elem WE = WF32 ? Elem::f32 : X;
+  const int64_t c0 = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
+  const int64_t b = blockIdx.y;
+  if (c0 >= p.C) return;
+  const int64_t slot = p.slots ? p.slots[b] : b;
+  if (slot < 0 || slot >= p.S) return;  // padding or outside the cache: nothing written
+  // Plain loads, not the read-only path: this kernel writes the state, and out may be x.
+  uint4* st = reinterpret_cast<uint4*>(p.state.base + slot * p.state.s0 + c0 * (W * 4));
+  float win[V][K];
+#pragma unroll
+  for (int u = 0; u < W; ++u) {
+    const uint4 word = st[u];
+    const float f[4] = {__uint_as_float(word.x), __uint_as_float(word.y), __uint_as_float(word.z), __uint_as_float(word.w)};
+#pragma unroll
+    for (int e = 0; e < 4; ++e) win[(4 * u + e) / W][(4 * u + e) % W] = f[e];
+  }
+  float w[V][K], bias[V];
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      w[i][j] = load_packet<WE, 1>(p.w.base + (c0 + i) * p.w.s0 + j * p.w.s1).get(0);
+    bias[i] = p.bias.base ? load(p.bias.dtype, p.bias.base + (c0 + i) * p.bias.s0) : 0.0f;
+  }
+  const int64_t eb = sizeof(typename Pk::raw);
+  for (int64_t t = 0; t < p.L; ++t) {
+    // In place, out[t] is x[t]: it is read here before being written below.
+    const Pk in = *reinterpret_cast<const Pk*>(p.x.base + b * p.x_seq + t * p.x_tok + c0 * eb);
+    float acc[V];
+#pragma unroll
+    for (int i = 0; i < V; ++i) {
+      win[i][W] = in.get(i);
+      acc[i] = bias[i];
+#pragma unroll
+      for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);
+#pragma unroll
+      for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
+    }
+    Pk o;
+    if constexpr (X == Elem::f32) {
+#pragma unroll
+      for (int i = 0; i < V; ++i) o.v[i] = p.silu ? silu_exact(acc[i]) : acc[i];
+    } else if (p.silu) {
+#pragma unroll
+      for (int i = 0; i < V; i += 2) {
+        const uint32_t two = silu_narrow2<X>(acc[i], acc[i + 1]);
+        o.v[i] = static_cast<uint16_t>(two);
+        o.v[i + 1] = static_cast<uint16_t>(two >> 16);
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i) o.set(i, acc[i]);
+    }
+    *reinterpret_cast<Pk*>(p.out.base + b * p.out_seq + t * p.out_tok + c0 * eb) = o;
+  }
+#pragma unroll
+  for (int u = 0; u < W; ++u) {
+    float f[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) f[e] = win[(4 * u + e) / W][(4 * u + e) % W];
+    st[u] = make_uint4(__float_as_uint(f[0]), __float_as_uint(f[1]), __float_as_uint(f[2]), __float_as_uint(f[3]));
+  }
+}
+
 // Generic: K known only at run time. The window is a register array of the largest width,
 // addressed with compile-time indices under run-time guards so that it never goes to memory.
 constexpr int kMaxWidth = 8;
@@ -87,11 +159,41 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
     if (j < W) store(p.state.dtype, st + j * p.state.s2, win[j]);
 }
 
+// Whether the four-channel kernel can serve the call (ConvUpdateShape::channels_in_words).
+bool channels_in_words(const vt_causal_conv1d_update_args& a) {
+  const View x = view_of(a.x), out = view_of(a.out), st = view_of(a.conv_state);
+  const int64_t pk = vt::ops::geometry::kUpdateVec * int64_t{dtype_bytes(a.x.dtype)};
+  auto on = [](const void* base, int64_t bytes) { return reinterpret_cast<uintptr_t>(base) % bytes == 0; };
+  const int64_t xe = dtype_bytes(a.x.dtype), oe = dtype_bytes(a.out.dtype);
+  const bool io = a.out.dtype == a.x.dtype && on(x.base, pk) && on(out.base, pk) && (a.x_seq_stride * xe) % pk == 0 &&
+                  (a.x_tok_stride * xe) % pk == 0 && (a.out_seq_stride * oe) % pk == 0 && (a.out_tok_stride * oe) % pk == 0;
+  const int64_t W = a.width - 1;
+  const bool state = a.conv_state.dtype == VT_DTYPE_F32 && a.conv_state.strides[2] == 1 && a.conv_state.strides[1] == W &&
+                     on(st.base, 16) && st.s0 % 16 == 0;
+  const bool weights = a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32;
+  return io && state && weights;
+}
+
+template <int K, Elem X>
+void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, cudaStream_t stream) {
+  if (wf32) conv_update_words_kernel<K, X, true><<<grid, block, 0, stream>>>(p);
+  else conv_update_words_kernel<K, X, false><<<grid, block, 0, stream>>>(p);
+}
+
+template <int K>
+void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block, cudaStream_t stream) {
+  if (x_dtype == VT_DTYPE_F32) conv_update_words_kernel<K, Elem::f32, true><<<grid, block, 0, stream>>>(p);
+  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
+  else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
+}
+
 }  // namespace
 
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::ops::geometry::ConvSwitches& sw,
                              cudaStream_t stream) {
-  const auto g = vt::ops::geometry::conv_update_geometry(a.batch, a.channels, sw);
+  namespace geo = vt::ops::geometry;
+  const bool words = a.batch > 0 && a.channels > 0 && channels_in_words(a);
+  const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words}, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (g.grid_y > 0xffff) return launch_error("causal_conv1d_update: more than 65535 sequences in one call");
   ConvUpdateParams p{};
@@ -112,8 +214,22 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   p.silu = a.activation == VT_ACTIVATION_SILU;
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y)), block(static_cast<unsigned>(g.block));
   if (a.width < 2 || a.width > kMaxWidth) return launch_error("causal_conv1d_update: K outside 2..8");
-  if (g.variant == vt::ops::geometry::ConvUpdateVariant::generic) {
+  if (g.variant == geo::ConvUpdateVariant::generic) {
     conv_update_generic_kernel<<<grid, block, 0, stream>>>(p, static_cast<int>(a.width));
+    return launch_status("causal_conv1d_update");
+  }
+  if (g.vec == geo::kUpdateVec) {
+    const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
+    switch (a.width) {
+      case 2: launch_words<2>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 3: launch_words<3>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 4: launch_words<4>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 5: launch_words<5>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 6: launch_words<6>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 7: launch_words<7>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 8: launch_words<8>(p, a.x.dtype, wf32, grid, block, stream); break;
+      default: return launch_error("causal_conv1d_update: K outside 2..8");
+    }
     return launch_status("causal_conv1d_update");
   }
   switch (a.width) {

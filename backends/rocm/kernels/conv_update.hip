@@ -52,7 +52,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_update_kernel(const C
 }  // namespace
 
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, hipStream_t stream) {
-  const geo::ConvUpdateGeometry g = geo::conv_update_geometry(a.batch, a.channels);
+  // One channel a thread: this backend has no four-channel kernel (channels_in_words off).
+  const geo::ConvUpdateGeometry g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, false});
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (!grid_fits(g.grid_x, g.grid_y, g.block)) return launch_error("causal_conv1d_update: more than 65535 sequences in one call");
   ConvUpdateParams p{};

@@ -170,21 +170,39 @@ VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, i
 }
 
 // The decode update's variants: a kernel per width with the state row in registers, and
-// one generic kernel for any K (VT_CONV_REG=0).
+// one generic kernel for any K (VT_CONV_REG=0). The per-width kernel takes kUpdateVec
+// channels a thread, their state and x as whole words, where the layout allows it and the
+// call has at least kUpdateWordsMinGroups groups of them: on the H200 at C = 8192 that was
+// 1.26 times as fast at B = 256 and 1.155 at B = 64, but 0.98 at B = 8 and 0.90 at B = 1,
+// where a quarter as many threads leave the GPU idler (docs/benchmarks.md).
 enum class ConvUpdateVariant { per_width, generic };
+inline constexpr int32_t kUpdateVec = 4;
+inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at C = 8192
+
+struct ConvUpdateShape {
+  int64_t batch = 0, channels = 0;
+  // f32 state with dense [C, W] rows (W contiguous) on 16-byte boundaries; x and out of one
+  // element type, their rows on boundaries of kUpdateVec elements; weights of x's type or f32.
+  bool channels_in_words = false;
+};
 
 struct ConvUpdateGeometry {
   ConvUpdateVariant variant = ConvUpdateVariant::per_width;
+  int32_t vec = 1;  // channels a thread
   int32_t block = kBlockThreads;
   int64_t grid_x = 0, grid_y = 0;  // channel blocks, sequences
 };
 
-constexpr ConvUpdateGeometry conv_update_geometry(int64_t batch, int64_t channels, const ConvSwitches& sw = {}) {
+constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, const ConvSwitches& sw = {}) {
   ConvUpdateGeometry g;
   g.variant = sw.reg != 0 ? ConvUpdateVariant::per_width : ConvUpdateVariant::generic;
-  g.grid_x = (channels + g.block - 1) / g.block;
-  g.grid_y = batch;
-  if (batch == 0 || channels == 0) g.grid_x = g.grid_y = 0;
+  const bool many = s.batch * (s.channels / kUpdateVec) >= kUpdateWordsMinGroups;
+  if (g.variant == ConvUpdateVariant::per_width && s.channels_in_words && s.channels % kUpdateVec == 0 && many)
+    g.vec = kUpdateVec;
+  const int64_t groups = (s.channels + g.vec - 1) / g.vec;
+  g.grid_x = (groups + g.block - 1) / g.block;
+  g.grid_y = s.batch;
+  if (s.batch == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;
   return g;
 }
 
