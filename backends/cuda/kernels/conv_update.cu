@@ -49,8 +49,8 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 
 // Per width, kUpdateVec = 4 channels a thread (launch_geometry.hpp says when): the four
 // channels' f32 state rows, 4 W contiguous floats, move as W 16-byte words, x and out as one
-// packet a token, and the element types are known at compile time. WF32: the weights are
-// f32, else of x's type.
+// packet a token, the weights as K packets and the bias as one, and the element types are
+// known at compile time. WF32: the weights and bias are f32, else of x's type.
 template <int K, Elem X, bool WF32>
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_words_kernel(const ConvUpdateParams p) {
   constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
@@ -71,13 +71,23 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 #pragma unroll
     for (int e = 0; e < 4; ++e) win[(4 * u + e) / W][(4 * u + e) % W] = f[e];
   }
+  // The four channels' weights, 4 K elements in a row, as K packets of four; the bias as one.
+  using Wk = Packet<WE, V>;
   float w[V][K], bias[V];
+  const char* wrow = p.w.base + c0 * (K * int64_t{sizeof(typename Wk::raw)});
 #pragma unroll
-  for (int i = 0; i < V; ++i) {
+  for (int q = 0; q < K; ++q) {
+    const Wk pk = load_packet<WE, V>(wrow + q * Wk::kBytes);
 #pragma unroll
-    for (int j = 0; j < K; ++j)
-      w[i][j] = load_packet<WE, 1>(p.w.base + (c0 + i) * p.w.s0 + j * p.w.s1).get(0);
-    bias[i] = p.bias.base ? load(p.bias.dtype, p.bias.base + (c0 + i) * p.bias.s0) : 0.0f;
+    for (int e = 0; e < V; ++e) w[(V * q + e) / K][(V * q + e) % K] = pk.get(e);
+  }
+  if (p.bias.base) {
+    const Wk pk = load_packet<WE, V>(p.bias.base + c0 * int64_t{sizeof(typename Wk::raw)});
+#pragma unroll
+    for (int i = 0; i < V; ++i) bias[i] = pk.get(i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < V; ++i) bias[i] = 0.0f;
   }
   const int64_t eb = sizeof(typename Pk::raw);
   for (int64_t t = 0; t < p.L; ++t) {
@@ -170,7 +180,11 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
   const int64_t W = a.width - 1;
   const bool state = a.conv_state.dtype == VT_DTYPE_F32 && a.conv_state.strides[2] == 1 && a.conv_state.strides[1] == W &&
                      on(st.base, 16) && st.s0 % 16 == 0;
-  const bool weights = a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32;
+  // Weights with dense rows and the bias dense (its dtype is the weights'), on packet bounds.
+  const int64_t we = dtype_bytes(a.weight.dtype), wpk = vt::ops::geometry::kUpdateVec * we;
+  const bool weights = (a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32) && a.weight.strides[0] == a.width &&
+                       on(view_of(a.weight).base, wpk) &&
+                       (!a.bias.mem || (a.bias.strides[0] == 1 && on(view_of(a.bias).base, wpk)));
   return io && state && weights;
 }
 
