@@ -55,7 +55,7 @@ int main() {
   }, s);
   std::printf("empty kernel, %d launches between two events: %.2f us per launch\n", kPerSample, events);
   // vt-bench's graphs hold one node per input copy and are replayed 20 times a sample.
-  for (int nodes : {1, 8, 32}) {
+  for (int nodes : {1, 8, 16, 32}) {
     cudaGraph_t g;
     cudaGraphExec_t ge;
     check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
