@@ -169,6 +169,23 @@ __device__ __forceinline__ void store_activated(int dtype, char* p, float acc, b
   }
 }
 
+// The contract's conv arithmetic for a token of Vec channels (ops.md): each channel's input
+// enters its window's last place, acc = bias, then acc = fma(w[j], window[j], acc) oldest
+// first, and the window slides one place for the next token.
+template <int K, int Vec, class In>
+__device__ __forceinline__ void conv_token(float (&win)[Vec][K], const float (&w)[Vec][K], const float (&bias)[Vec],
+                                           const In& in, float (&acc)[Vec]) {
+#pragma unroll
+  for (int i = 0; i < Vec; ++i) {
+    win[i][K - 1] = in.get(i);
+    acc[i] = bias[i];
+#pragma unroll
+    for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);
+#pragma unroll
+    for (int j = 0; j + 1 < K; ++j) win[i][j] = win[i][j + 1];
+  }
+}
+
 // Read-only loads through the non-coherent path of `Bytes` bytes (the kernels' inputs never
 // alias their outputs, validated before any provider runs).
 template <int Bytes>

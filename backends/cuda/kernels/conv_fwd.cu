@@ -114,15 +114,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   // output has x's element type, is written as one packet and is SiLU's.
   auto step = [&](const Pk& in, int64_t t, auto packed_silu) {
     float acc[Vec];
-#pragma unroll
-    for (int i = 0; i < Vec; ++i) {
-      win[i][W] = in.get(i);
-      acc[i] = b[i];
-#pragma unroll
-      for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);
-#pragma unroll
-      for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
-    }
+    conv_token(win, w, b, in, acc);
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
       static_assert(decltype(packed_silu)::value && Vec % 2 == 0, "SiLU packets are narrowed two elements at a time");

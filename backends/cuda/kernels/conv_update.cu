@@ -94,15 +94,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
     // In place, out[t] is x[t]: it is read here before being written below.
     const Pk in = *reinterpret_cast<const Pk*>(p.x.base + b * p.x_seq + t * p.x_tok + c0 * eb);
     float acc[V];
-#pragma unroll
-    for (int i = 0; i < V; ++i) {
-      win[i][W] = in.get(i);
-      acc[i] = bias[i];
-#pragma unroll
-      for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);
-#pragma unroll
-      for (int j = 0; j < W; ++j) win[i][j] = win[i][j + 1];
-    }
+    conv_token(win, w, bias, in, acc);
     Pk o;
     if constexpr (X == Elem::f32) {
 #pragma unroll
