@@ -118,7 +118,8 @@ __device__ __forceinline__ float silu_estimate(float x) {
   return x * r;
 }
 
-// For an s at most 16 in magnitude, the estimate's bound: bf16 needs no test for huge values.
+// s is SiLU's estimate for |x| <= kSiluFastMax, so at most 16 in magnitude: bf16 needs no
+// test for huge values.
 template <Elem E>
 __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_t* out) {
   static_assert(E != Elem::f32, "a 16-bit type");
@@ -133,9 +134,10 @@ __device__ __forceinline__ uint16_t silu_narrow(float x) {
 }
 
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
-// packet of SiLU outputs costs one rarely taken branch instead of a branch per element; when
-// either test fails, both go exact. bf16 takes both results from the test words
-// (portable_dtype.h) with one byte permutation.
+// packet of SiLU outputs costs one rarely taken branch instead of a branch per element. bf16
+// takes both results from the test words (portable_dtype.h) with one byte permutation, and
+// on the rare path only the element that failed goes exact; otherwise (f16, or an element
+// outside |x| <= kSiluFastMax) both do.
 template <Elem E>
 __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails

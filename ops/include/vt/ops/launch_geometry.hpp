@@ -173,7 +173,7 @@ VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, i
 // one generic kernel for any K (VT_CONV_REG=0). The per-width kernel takes kUpdateVec
 // channels a thread, their state and x as whole words, where the layout allows it and the
 // call has at least kUpdateWordsMinGroups groups of them: on the H200 at C = 8192 that was
-// 1.26 times as fast at B = 256 and 1.155 at B = 64, but 0.98 at B = 8 and 0.90 at B = 1,
+// 1.26 times as fast at B = 256 and 1.155 at B = 64, but 0.97 to 0.99 at B = 8 and 0.90 at B = 1,
 // where a quarter as many threads leave the GPU idler (docs/benchmarks.md).
 enum class ConvUpdateVariant { per_width, generic };
 inline constexpr int32_t kUpdateVec = 4;
@@ -182,7 +182,8 @@ inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at
 struct ConvUpdateShape {
   int64_t batch = 0, channels = 0;
   // f32 state with dense [C, W] rows (W contiguous) on 16-byte boundaries; x and out of one
-  // element type, their rows on boundaries of kUpdateVec elements; weights of x's type or f32.
+  // element type, their rows on boundaries of kUpdateVec elements; weights of x's type or f32
+  // with dense rows, and the bias dense, both on boundaries of kUpdateVec elements.
   bool channels_in_words = false;
 };
 
