@@ -160,6 +160,16 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   return uint32_t{silu_narrow_exact<E>(a)} | uint32_t{silu_narrow_exact<E>(b)} << 16;
 }
 
+// acc, or SiLU of it, as an element of type E: the value the reference's rounding gives.
+template <Elem E>
+__device__ __forceinline__ typename ElemTraits<E>::raw activated(float acc, bool silu) {
+  if constexpr (E == Elem::f32) {
+    return silu ? silu_exact(acc) : acc;  // equal to silu bit for bit
+  } else {
+    return silu ? silu_narrow<E>(acc) : ElemTraits<E>::narrow(acc);
+  }
+}
+
 // Stores acc, or SiLU of it, as `dtype`: the value the reference's rounding gives.
 __device__ __forceinline__ void store_activated(int dtype, char* p, float acc, bool silu) {
   if (silu && dtype == VT_DTYPE_BF16) {
@@ -245,6 +255,18 @@ __device__ __forceinline__ Packet<E, Vec> load_packet(const char* p) {
 template <Elem E, int Vec>
 __device__ __forceinline__ void store_packet(char* p, const Packet<E, Vec>& pk) {
   *reinterpret_cast<Packet<E, Vec>*>(p) = pk;
+}
+
+// Vec outputs' SiLU narrowed into a packet of the 16-bit type E, two at a time (silu_narrow2).
+template <Elem E, int Vec>
+__device__ __forceinline__ void silu_narrow_packet(const float (&acc)[Vec], Packet<E, Vec>& pk) {
+  static_assert(E != Elem::f32 && Vec % 2 == 0, "SiLU packets are narrowed two elements at a time");
+#pragma unroll
+  for (int i = 0; i < Vec; i += 2) {
+    const uint32_t two = silu_narrow2<E>(acc[i], acc[i + 1]);
+    pk.v[i] = static_cast<uint16_t>(two);
+    pk.v[i + 1] = static_cast<uint16_t>(two >> 16);
+  }
 }
 
 // A tensor's base address and strides in bytes, as kernels want them.

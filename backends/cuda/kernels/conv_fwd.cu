@@ -70,16 +70,6 @@ __device__ __forceinline__ void roll_state(const ConvFwdParams& p, const Segment
   for (int j = 0; j < W; ++j) store(p.state.dtype, state_at(p, s, c, j), context_at(p, s, W, s.L - W + j, c));
 }
 
-// The output element of one channel and token, for an output of element type E.
-template <Elem E>
-__device__ __forceinline__ typename ElemTraits<E>::raw activated(const ConvFwdParams& p, float acc) {
-  if constexpr (E == Elem::f32) {
-    return p.silu ? silu_exact(acc) : acc;  // equal to silu bit for bit
-  } else {
-    return p.silu ? silu_narrow<E>(acc) : ElemTraits<E>::narrow(acc);
-  }
-}
-
 // Register window: Vec channels per thread, the K-1 previous inputs in registers, and a batch
 // of tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
@@ -117,19 +107,13 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
     conv_token(win, w, b, in, acc);
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
-      static_assert(decltype(packed_silu)::value && Vec % 2 == 0, "SiLU packets are narrowed two elements at a time");
       Pk pk;
-#pragma unroll
-      for (int i = 0; i < Vec; i += 2) {
-        const uint32_t two = silu_narrow2<X>(acc[i], acc[i + 1]);
-        pk.v[i] = static_cast<uint16_t>(two);
-        pk.v[i + 1] = static_cast<uint16_t>(two >> 16);
-      }
+      silu_narrow_packet(acc, pk);
       store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
     } else if (Vec > 1 && p.vector_store) {  // the output has x's element type
       Pk pk;
 #pragma unroll
-      for (int i = 0; i < Vec; ++i) pk.v[i] = activated<X>(p, acc[i]);
+      for (int i = 0; i < Vec; ++i) pk.v[i] = activated<X>(acc[i], p.silu);
       store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
     } else {
       const int ob = dtype_bytes(p.out.dtype);

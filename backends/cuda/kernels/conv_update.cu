@@ -100,12 +100,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 #pragma unroll
       for (int i = 0; i < V; ++i) o.v[i] = p.silu ? silu_exact(acc[i]) : acc[i];
     } else if (p.silu) {
-#pragma unroll
-      for (int i = 0; i < V; i += 2) {
-        const uint32_t two = silu_narrow2<X>(acc[i], acc[i + 1]);
-        o.v[i] = static_cast<uint16_t>(two);
-        o.v[i + 1] = static_cast<uint16_t>(two >> 16);
-      }
+      silu_narrow_packet(acc, o);
     } else {
 #pragma unroll
       for (int i = 0; i < V; ++i) o.set(i, acc[i]);
