@@ -94,16 +94,10 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
 // equal silu(x)'s; the exact path serves the rest (about 0.15% of bf16 results, 8 times as
 // many f16 ones) and |x| > kSiluFastMax. tests/backends/cuda checks every x on the device.
-//
-// kSiluSlack bounds how many f32 steps s and silu(x) can lie apart, for |x| <= 16. Relative
-// errors, in units of 2^-24 of the exact x / (1 + e^-x):
-//   s: rounding x * -log2(e) (and log2(e) to f32) moves the exponent by at most
-//      16 log2(e) (1 + 2^-2.1) units, that is 19.6 of e^-x; ex2.approx, 2 ulp: 4; the sum
-//      1 + e: 1; rcp.approx, 1 ulp: 2; the product x * r: 1. In all 27.6.
-//   silu(x): its exp within 1 ulp of the correctly rounded one: 3; 1 + e: 1; the division: 1.
-// An ulp is at least 2^-24 of a value, so the two lie within 33 steps; 48 leaves a margin.
-constexpr uint32_t kSiluSlack = 48;
-constexpr float kSiluFastMax = 16.0f;
+// The slack (portable_dtype.h) with these estimates: ex2.approx is within 2 ulp and
+// rcp.approx within 1, so s and silu(x) lie within 33 steps; 48 leaves a margin.
+using vt::math::kSiluFastMax;
+using vt::math::kSiluSlack;
 
 template <Elem E>
 __device__ __noinline__ uint16_t silu_narrow_exact(float x) {

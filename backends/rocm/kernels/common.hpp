@@ -67,19 +67,13 @@ __host__ __device__ __forceinline__ int dtype_bytes(int dtype) {
 // equal silu(x)'s; vt::math::silu_fast serves the rest (about 0.15% of bf16 results, 8 times
 // as many f16 ones) and |x| > kSiluFastMax. tests/backends/rocm checks every x on the device.
 //
-// kSiluSlack bounds how many f32 steps s and silu(x) can lie apart for |x| <= 16. Relative
-// errors, in units of 2^-24 of the exact x / (1 + e^-x) (a step exceeds 2^-24 of its value):
-//   s: rounding x * -log2(e) (and log2(e) to f32) moves the exponent by at most
-//      16 log2(e) (1 + 2^-2.1) units, 19.6 of e^-x; exp2: 2 per ulp; the sum 1 + e: 1;
-//      the reciprocal: 2 per ulp; the product x * r: 1.
-//   silu(x): its exp within 1 ulp of the correctly rounded one: 3; 1 + e: 1; the division: 1.
-// AMD's v_exp_f32 and v_rcp_f32 are within 1 ulp (LLVM's AMDGPUUsage; AMD's ISA text for
-// v_rcp_f32), which gives 31 steps; NVIDIA's ex2.approx (2 ulp) and rcp.approx (1 ulp), 33.
-// 48 holds while the two estimates' errors add up to at most 10 ulp. Their arguments and
-// results are normal here, except a subnormal exp2 argument from a tiny x, which flushes to
-// 0: 2^0 is its rounded value anyway.
-constexpr uint32_t kSiluSlack = 48;
-constexpr float kSiluFastMax = 16.0f;
+// The slack (portable_dtype.h) with these estimates: AMD's v_exp_f32 and v_rcp_f32 are
+// within 1 ulp (LLVM's AMDGPUUsage; AMD's ISA text for v_rcp_f32), which gives 31 steps;
+// NVIDIA's ex2.approx (2 ulp) and rcp.approx (1 ulp), 33. Their arguments and results are
+// normal here, except a subnormal exp2 argument from a tiny x, which flushes to 0: 2^0 is
+// its rounded value anyway.
+using vt::math::kSiluFastMax;
+using vt::math::kSiluSlack;
 
 #if defined(VT_HIP_ON_CUDA)
 __device__ __forceinline__ float exp2_estimate(float t) {

@@ -94,6 +94,19 @@ VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
   return (bits(s) & 0x7fffffffu) <= 0x7f7f0000u && bf16_if_clear_bounded(s, slack, out);
 }
 
+// SiLU narrowed by this test, as the GPU backends compute it: s = x * rcp(1 + exp2(x *
+// -log2(e))) from the hardware's exp2 and reciprocal estimates, for |x| <= kSiluFastMax.
+// kSiluSlack bounds how many f32 steps s and silu(x) lie apart there. Relative errors, in
+// units of 2^-24 of the exact x / (1 + e^-x) (a step exceeds 2^-24 of its value):
+//   s: rounding x * -log2(e) (and log2(e) to f32) moves the exponent by at most
+//      16 log2(e) (1 + 2^-2.1) units, 19.6 of e^-x; exp2: 2 per ulp of its error; the sum
+//      1 + e: 1; the reciprocal: 2 per ulp; the product x * r: 1.
+//   silu(x): its exp within 1 ulp of the correctly rounded one: 3; 1 + e: 1; the division: 1.
+// That is 26.6 plus twice the two estimates' errors in ulp, so 48 holds while those add up
+// to at most 10 ulp; each backend states its estimates' errors where it defines them.
+inline constexpr uint32_t kSiluSlack = 48;
+inline constexpr float kSiluFastMax = 16.0f;
+
 // f16 for s and v in f16's normal range [2^-14, 2^15], where its boundaries are the f32 values
 // whose low 13 bits are 0x1000; below that the f16 grid is coarser and the caller goes exact.
 VT_MATH_FN bool f16_if_clear(float s, uint32_t slack, uint16_t* out) {
