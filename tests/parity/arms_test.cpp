@@ -20,21 +20,26 @@
 namespace vt::parity {
 namespace {
 
-// The run-time variant switches (performance.md, "Variants") and the ops they concern: each
-// setting forces one variant inside a provider; a provider without that variant ignores it.
+// The run-time variant switches (performance.md, "Variants") and the ops whose variants they
+// choose (launch_geometry.hpp): each setting forces one variant inside a provider; a provider
+// without that variant ignores it. An arm per op the switch does not concern would only
+// repeat the default arm.
+enum OpSet : unsigned { kFwd = 1, kUpdate = 2, kPostConv = 4 };
 struct Switch {
   const char* knob;
   int64_t value;
-  bool conv;  // concerns the conv ops, else gdn_post_conv
+  unsigned ops;  // OpSet bits
   bool applies_to(vt_op_id op) const {
-    return conv ? op == VT_OP_CAUSAL_CONV1D_FWD || op == VT_OP_CAUSAL_CONV1D_UPDATE : op == VT_OP_GDN_POST_CONV;
+    return (op == VT_OP_CAUSAL_CONV1D_FWD && (ops & kFwd)) || (op == VT_OP_CAUSAL_CONV1D_UPDATE && (ops & kUpdate)) ||
+           (op == VT_OP_GDN_POST_CONV && (ops & kPostConv));
   }
 };
-constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, true},
-                                       {"VT_CONV_REG", 0, true},
-                                       {"VT_CONV_CHANNEL_TILE", 1, true},
-                                       {"VT_CONV_CHANNEL_TILE", 2, true},
-                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, false}};
+constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
+                                       {"VT_CONV_EXACT_CHUNKS", 1, kFwd},  // the plan's 64-token programs
+                                       {"VT_CONV_REG", 0, kFwd | kUpdate},
+                                       {"VT_CONV_CHANNEL_TILE", 1, kFwd},
+                                       {"VT_CONV_CHANNEL_TILE", 2, kFwd},
+                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv}};
 
 struct Arm {
   std::string provider;

@@ -133,6 +133,12 @@ void conv_fwd_cases(Catalog& c) {
     p.specials = true;
     p.lengths = {12, 9};
   });
+  c.add<ConvFwdParams>("fwd_nan_inf_bf16", [](ConvFwdParams& p) {  // the GPUs' bf16 SiLU packets
+    p.specials = true;
+    p.channels = 64;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths = {12, 9, 20};
+  });
   c.add<ConvFwdParams>("fwd_nan_inf_f16", [](ConvFwdParams& p) {
     p.specials = true;
     p.silu = false;
@@ -144,6 +150,12 @@ void conv_fwd_cases(Catalog& c) {
     p.x = p.out = DType::bf16;
     p.lengths = {90, 1, 0, 64, 33};
     p.plan_chunk = 8;
+  });
+  c.add<ConvFwdParams>("fwd_long_programs", [](ConvFwdParams& p) {  // 64-token programs when the plan is followed
+    p.channels = 260;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths = {300, 5, 0, 131, 2};
+    p.plan_chunk = 64;
   });
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
     p.channels = 200;
