@@ -7,19 +7,22 @@
 #       ignores it; name .ab in the device tool's carry), since the GPU machine gets the
 #       working tree but no history.
 #   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] [--bench-args "..."]
-#                     CASE[:VARIANT]...
+#                     [--tree NAME=FILE:SED]... CASE[:VARIANT]...
 #       Builds the plugin of .ab/base and of the working tree, plus the working tree's
 #       vt-bench, then times every CASE (a vt-bench --case filter, with an optional
 #       --variant) on <backend>:0 with each plugin in turn (VT_PLUGINS), base first, and
-#       prints both rows with the time ratio base / working (above 1: working is faster).
-#       Each pair runs `rounds` times, so the spread between rounds shows the noise. Cases
-#       up to vt-bench's default --check-bytes are checked bit for bit in both builds.
+#       prints the rows with the time ratio base / other (above 1: the other is faster).
+#       --tree adds a variant of the working tree: its copy with `sed -i SED FILE` applied
+#       (the run stops if that changes nothing), built and timed beside the others. All
+#       plugins build at once. Each round times every build once, so the spread between
+#       rounds shows the noise. Cases up to vt-bench's default --check-bytes are checked bit
+#       for bit in every build.
 #       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 mode=$1
 shift
@@ -38,12 +41,14 @@ backend=cuda
 arch=90
 rounds=2
 bench_args=""
+trees=()  # NAME=FILE:SED
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --bench-args) bench_args=$2; shift 2 ;;
+    --tree) trees+=("$2"); shift 2 ;;
     -*) echo "ab.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -57,20 +62,55 @@ mkdir -p "$out"
 plugin=vt-backend-$backend
 cfg=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_BUILD_TESTS=OFF)
 if [ "$backend" = cuda ]; then cfg+=(-DCMAKE_CUDA_ARCHITECTURES="$arch"); fi
+work=/tmp/vt-ab
+rm -rf "$work/trees"
+mkdir -p "$work/trees"
+
+# The builds: label, source folder, build folder; base and working first.
+labels=(base working)
+sources=(.ab/base .)
+for spec in "${trees[@]}"; do
+  name=${spec%%=*}
+  rest=${spec#*=}
+  file=${rest%%:*}
+  expr=${rest#*:}
+  if [ -z "$name" ] || [ "$name" = "$spec" ] || [ "$file" = "$rest" ] || [ -z "$expr" ]; then
+    echo "ab.sh: --tree wants NAME=FILE:SED, not '$spec'" >&2
+    exit 2
+  fi
+  case " ${labels[*]} " in *" $name "*) echo "ab.sh: two builds named $name" >&2; exit 2 ;; esac
+  src=$work/trees/$name
+  mkdir -p "$src"
+  tar -c --exclude=./.ab --exclude=./.devdebs --exclude='./build*' --exclude=./ab-out . | tar -x -C "$src"
+  [ -f "$src/$file" ] || { echo "ab.sh: tree $name: no file $file" >&2; exit 2; }
+  sed -i "$expr" "$src/$file"
+  if cmp -s "$file" "$src/$file"; then
+    echo "ab.sh: tree $name: '$expr' changes nothing in $file" >&2
+    exit 2
+  fi
+  labels+=("$name")
+  sources+=("$src")
+done
+
+n=${#labels[@]}
 jobs=$(nproc)
-half=$(( jobs > 1 ? jobs / 2 : 1 ))
+per_build=$(( jobs / n > 1 ? jobs / n : 1 ))
 build() {  # source folder, build folder, targets...
   local src=$1 dir=$2
   shift 2
-  cmake -S "$src" -B "$dir" "${cfg[@]}" >"$dir.log" 2>&1 && cmake --build "$dir" -j"$half" --target "$@" >>"$dir.log" 2>&1
+  cmake -S "$src" -B "$dir" "${cfg[@]}" >"$dir.log" 2>&1 && cmake --build "$dir" -j"$per_build" --target "$@" >>"$dir.log" 2>&1
 }
-work=/tmp/vt-ab
-mkdir -p "$work"
-build .ab/base "$work/base" "$plugin" & base_pid=$!
-build . "$work/working" vt-bench "$plugin" & working_pid=$!
+pids=()
+for ((i = 0; i < n; ++i)); do
+  targets=("$plugin")
+  [ "${labels[$i]}" = working ] && targets+=(vt-bench)
+  build "${sources[$i]}" "$work/${labels[$i]}" "${targets[@]}" &
+  pids+=($!)
+done
 failed=0
-wait "$base_pid" || { echo "ab.sh: base build failed:"; tail -20 "$work/base.log"; failed=1; }
-wait "$working_pid" || { echo "ab.sh: working build failed:"; tail -20 "$work/working.log"; failed=1; }
+for ((i = 0; i < n; ++i)); do
+  wait "${pids[$i]}" || { echo "ab.sh: ${labels[$i]} build failed:"; tail -20 "$work/${labels[$i]}.log"; failed=1; }
+done
 [ "$failed" = 0 ] || exit 1
 
 bench=$work/working/bin/vt-bench
@@ -80,21 +120,30 @@ row() {  # plugin file, case, variant: the device's result row
   # shellcheck disable=SC2086
   VT_PLUGINS=$1 "$bench" "${args[@]}" $bench_args 2>/dev/null | grep -E "^$backend:0 +[^ (]" || echo "(no row: the case or variant matched nothing)"
 }
+width=0
+for l in "${labels[@]}"; do [ "${#l}" -gt "$width" ] && width=${#l}; done
+header="builds: ${labels[*]} (base: .ab/base; working: this tree"
+[ ${#trees[@]} -gt 0 ] && header+="; trees: ${trees[*]}"
+header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
 {
-  echo "base: .ab/base; working: this tree; device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
+  echo "$header"
   for spec in "$@"; do
     case_name=${spec%%:*}
     variant=""
     [ "$spec" != "$case_name" ] && variant=${spec#*:}
     echo "== $spec"
     for ((r = 1; r <= rounds; ++r)); do
-      b=$(row "$work/base/lib/lib$plugin.so" "$case_name" "$variant")
-      w=$(row "$work/working/lib/lib$plugin.so" "$case_name" "$variant")
-      echo "base    $b" | sed '2,$s/^/        /'
-      echo "working $w" | sed '2,$s/^/        /'
-      # Column 5 of a row is the time in us; one ratio per pair of rows.
-      paste <(echo "$b" | awk -v d="$backend:0" '$1 == d {print $5}') <(echo "$w" | awk -v d="$backend:0" '$1 == d {print $5}') |
-        awk -v r="$r" '$1 > 0 && $2 > 0 {printf "        round %d: base / working = %.3f\n", r, $1 / $2}'
+      rows=()
+      for ((i = 0; i < n; ++i)); do
+        rows+=("$(row "$work/${labels[$i]}/lib/lib$plugin.so" "$case_name" "$variant")")
+        printf "%-${width}s %s\n" "${labels[$i]}" "${rows[$i]}" | sed "2,\$s/^/$(printf "%${width}s" "") /"
+      done
+      # Column 5 of a row is the time in us; one ratio per row when a filter matched several.
+      for ((i = 1; i < n; ++i)); do
+        paste <(echo "${rows[0]}" | awk -v d="$backend:0" '$1 == d {print $5}') \
+          <(echo "${rows[$i]}" | awk -v d="$backend:0" '$1 == d {print $5}') |
+          awk -v r="$r" -v l="${labels[$i]}" '$1 > 0 && $2 > 0 {printf "        round %d: base / %s = %.3f\n", r, l, $1 / $2}'
+      done
     done
   done
 } | tee "$out/ab.txt"
