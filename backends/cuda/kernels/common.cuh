@@ -48,10 +48,47 @@ struct ElemTraits<Elem::bf16> {
   static __device__ __forceinline__ uint16_t narrow(float v);
 };
 
-__device__ __forceinline__ float load(int dtype, const char* p) {
-  if (dtype == VT_DTYPE_F32) return *reinterpret_cast<const float*>(p);
-  const uint16_t h = *reinterpret_cast<const uint16_t*>(p);
-  return dtype == VT_DTYPE_BF16 ? bf16_to_f32(h) : f16_to_f32(h);
+// An element of a run-time dtype as raw bits (f32's, or the 16-bit value), and widened:
+// apart, so that load_many can issue all its loads before widening any.
+__device__ __forceinline__ uint32_t load_bits(int dtype, const char* p) {
+  return dtype == VT_DTYPE_F32 ? *reinterpret_cast<const uint32_t*>(p) : *reinterpret_cast<const uint16_t*>(p);
+}
+__device__ __forceinline__ float widen_bits(int dtype, uint32_t b) {
+  if (dtype == VT_DTYPE_F32) return __uint_as_float(b);
+  return dtype == VT_DTYPE_BF16 ? bf16_to_f32(static_cast<uint16_t>(b)) : f16_to_f32(static_cast<uint16_t>(b));
+}
+__device__ __forceinline__ float load(int dtype, const char* p) { return widen_bits(dtype, load_bits(dtype, p)); }
+
+// A 32-bit or byte load (read-only path) kept where it stands: plain loads whose values
+// are used only past a branch were compiled below it, and so waited for whatever the branch
+// tested. conv_fwd's SASS shows these issued ahead of its first test (eighth session).
+__device__ __forceinline__ uint32_t load_now_u32(const void* p) {
+  uint32_t v;
+  asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ uint32_t load_now_u8(const void* p) {
+  uint16_t v;
+  asm volatile("ld.global.nc.u8 %0, [%1];" : "=h"(v) : "l"(p));
+  return v;
+}
+
+// N elements of one run-time dtype, element e at addr(e) where wanted(e) (else 0): all the
+// loads under one dtype branch, issued before any element is widened and given to put(e, v).
+// With load() per element, the dtype branch around each load and its widening made each
+// load wait for the one before (a kernel's setup was a chain of them).
+template <int N, class Wanted, class Addr, class Put>
+__device__ __forceinline__ void load_many(int dtype, const Wanted& wanted, const Addr& addr, const Put& put) {
+  uint32_t b[N];
+  if (dtype == VT_DTYPE_F32) {
+#pragma unroll
+    for (int e = 0; e < N; ++e) b[e] = wanted(e) ? *reinterpret_cast<const uint32_t*>(addr(e)) : 0u;
+  } else {
+#pragma unroll
+    for (int e = 0; e < N; ++e) b[e] = wanted(e) ? *reinterpret_cast<const uint16_t*>(addr(e)) : 0u;
+  }
+#pragma unroll
+  for (int e = 0; e < N; ++e) put(e, widen_bits(dtype, b[e]));
 }
 
 __device__ __forceinline__ void store(int dtype, char* p, float v) {

@@ -28,6 +28,8 @@ struct Segment {
   bool initial;
 };
 
+// Loads qsl, the slot and has_initial_state together, before testing any of them: a
+// program's setup is a chain of dependent loads, and short programs are mostly setup.
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
   if (p.plan) {
     s->n = p.plan[2 * k];
@@ -37,19 +39,25 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
     const int32_t* qsl = p.qsl;
     geo::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &s->n, &s->first);
   }
-  s->begin = geo::clamp_token(p.qsl[s->n], p.T);
-  const int64_t end = geo::clamp_token(p.qsl[s->n + 1], p.T);
+  // Without a slot or has_initial_state their loads read qsl[n] instead: a branch around
+  // a load lets it sink below the tests on qsl, and so wait for qsl.
+  const bool his = p.slots && p.his.base;
+  const int32_t* qn = p.qsl + s->n;
+  const int32_t q0 = static_cast<int32_t>(load_now_u32(qn)), q1 = static_cast<int32_t>(load_now_u32(qn + 1));
+  const int32_t sv = static_cast<int32_t>(load_now_u32(p.slots ? p.slots + s->n : qn));
+  const char* hp = his ? p.his.base + s->n * p.his.s0 : reinterpret_cast<const char*>(qn);
+  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
+  const int32_t slot = p.slots ? sv : -1;
+  const bool initial = his && hv != 0;
+  s->begin = geo::clamp_token(q0, p.T);
+  const int64_t end = geo::clamp_token(q1, p.T);
   s->L = end > s->begin ? end - s->begin : 0;
   s->last = s->first + p.chunk < s->L ? s->first + p.chunk : s->L;
   if (s->first < 0 || s->first >= s->last) return false;
-  s->slot = -1;
-  s->initial = false;
-  if (p.slots) {
-    s->slot = p.slots[s->n];
-    if (s->slot < 0 || s->slot >= p.S) return false;  // padding, or a slot outside the cache: untouched
-    s->initial = p.his.base && load_int(p.his.dtype, p.his.base + s->n * p.his.s0) != 0;
-  }
-  return true;
+  s->slot = slot;
+  s->initial = initial;
+  // Padding, or a slot outside the cache: untouched.
+  return !p.slots || (slot >= 0 && slot < p.S);
 }
 
 __device__ __forceinline__ char* state_at(const ConvFwdParams& p, const Segment& s, int64_t c, int col) {
@@ -80,25 +88,72 @@ template <int K, Elem X, int Vec>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
+  constexpr bool kStageState = Vec <= 2;  // the shared buffer stays under 8 KiB
   using Pk = Packet<X, Vec>;
   // Programs along tokens on x (up to 2^31-1 of them), channel blocks on y.
   const int64_t c0 = (static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x) * Vec;
-  if (c0 >= p.C) return;
-  Segment s;
-  if (!find_segment(p, blockIdx.x, &s)) return;
-  const int nc = static_cast<int>(p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
-  const char* xcol = p.x.base + s.begin * p.x.s0 + c0 * static_cast<int64_t>(sizeof(typename Pk::raw));
+  // A thread past C returns only after find_segment: returning here first made ptxas
+  // spill in this kernel (eighth session).
+  const bool live = c0 < p.C;
+  const int nc = static_cast<int>(!live ? 0 : p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
 
+  // The weights and bias first (they need no segment), then the segment, then the context:
+  // each group's loads are issued together.
   float w[Vec][K], b[Vec], win[Vec][K];
+  auto chan = [&](int i) { return c0 + (i < nc ? i : 0); };
+  load_many<Vec * K>(
+      p.w.dtype, [&](int) { return live; }, [&](int e) { return p.w.base + chan(e / K) * p.w.s0 + (e % K) * p.w.s1; },
+      [&](int e, float v) { w[e / K][e % K] = v; });
+  load_many<Vec>(
+      p.bias.dtype, [&](int) { return live && p.bias.base != nullptr; },
+      [&](int i) { return p.bias.base + chan(i) * p.bias.s0; }, [&](int i, float v) { b[i] = v; });
+  Segment s;
+  if (!find_segment(p, blockIdx.x, &s) || !live) return;
+  const char* xcol = p.x.base + s.begin * p.x.s0 + c0 * static_cast<int64_t>(sizeof(typename Pk::raw));
+  auto token = [&](int64_t t) { return load_packet<X, Vec>(xcol + t * p.x.s0); };
+
+  // Context token first - W + j comes from x, or before the sequence from the old state's
+  // column first + j (zero without one).
+  Pk ctx[W] = {};
 #pragma unroll
-  for (int i = 0; i < Vec; ++i) {
-    const int64_t c = c0 + (i < nc ? i : 0);
+  for (int j = 0; j < W; ++j)
+    if (s.first - W + j >= 0) ctx[j] = token(s.first - W + j);
+  // The old state. Where the warp's rows are one run of f32 (the usual [S, C, W] layout), the
+  // warp moves it through shared memory with whole-warp accesses. Loaded lane by lane and
+  // all at once (each load's lanes 4 Vec W bytes apart), 256 short sequences took 11% longer
+  // than with the old one-at-a-time loads; staged, 2% (docs/benchmarks.md, eighth session).
+  // `staged` is the same for the whole warp.
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int64_t warp_c0 = c0 - lane * Vec;
+  const bool staged = kStageState && s.slot >= 0 && p.state.dtype == VT_DTYPE_F32 && p.state.s2 == 4 &&
+                      p.state.s1 == 4 * W && warp_c0 + 32 * Vec <= p.C;
+  __shared__ float stage[kStageState ? geo::kBlockThreads * Vec * W : 1];
+  float* const run_stage = stage + (threadIdx.x - lane) * Vec * W;
+  float* const run = staged ? reinterpret_cast<float*>(state_at(p, s, warp_c0, 0)) : nullptr;
+  if (staged) {
+    if (s.first < W && s.initial) {
 #pragma unroll
-    for (int j = 0; j < K; ++j) w[i][j] = load(p.w.dtype, p.w.base + c * p.w.s0 + j * p.w.s1);
-    b[i] = p.bias.base ? load(p.bias.dtype, p.bias.base + c * p.bias.s0) : 0.0f;
+      for (int u = 0; u < Vec * W; ++u) run_stage[u * 32 + lane] = run[u * 32 + lane];
+      __syncwarp();
+    }
 #pragma unroll
-    for (int j = 0; j < W; ++j) win[i][j] = context_at(p, s, W, s.first - W + j, c);
+    for (int e = 0; e < Vec * W; ++e)
+      if (s.first - W + e % W < 0)
+        win[e / W][e % W] = s.initial ? run_stage[lane * Vec * W + (e / W) * W + s.first + e % W] : 0.0f;
+    __syncwarp();  // the roll below reuses the buffer
+  } else {
+    // Loaded before has_initial_state is known (it arrives with the slot); only then does it
+    // join the window.
+    load_many<Vec * W>(
+        p.state.dtype, [&](int e) { return s.slot >= 0 && s.first - W + e % W < 0; },
+        [&](int e) { return state_at(p, s, chan(e / W), static_cast<int>(s.first + e % W)); },
+        [&](int e, float v) { win[e / W][e % W] = s.initial ? v : 0.0f; });
   }
+#pragma unroll
+  for (int j = 0; j < W; ++j)
+    if (s.first - W + j >= 0)
+#pragma unroll
+      for (int i = 0; i < Vec; ++i) win[i][j] = ctx[j].get(i);
 
   // One token: its inputs enter the window and its Vec outputs are stored. `packed_silu`: the
   // output has x's element type, is written as one packet and is SiLU's.
@@ -122,7 +177,6 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
         if (i < nc) store_activated(p.out.dtype, orow + (c0 + i) * ob, acc[i], p.silu);
     }
   };
-  auto token = [&](int64_t t) { return load_packet<X, Vec>(xcol + t * p.x.s0); };
 
   bool swept = false;
   if constexpr (Vec > 1 && X != Elem::f32) {
@@ -165,8 +219,27 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
     }
   }
 
-  if (s.slot >= 0 && s.first == 0)
-    for (int i = 0; i < nc; ++i) roll_state(p, s, W, c0 + i);
+  if (s.slot >= 0 && s.first == 0) {
+    if (s.last == s.L) {
+      // The program holds the whole sequence: the window now holds inputs L-W..L-1, which
+      // are the new state (old columns, for a sequence shorter than W).
+      if (staged) {
+#pragma unroll
+        for (int e = 0; e < Vec * W; ++e) run_stage[lane * Vec * W + e] = win[e / W][e % W];
+        __syncwarp();
+#pragma unroll
+        for (int u = 0; u < Vec * W; ++u) run[u * 32 + lane] = run_stage[u * 32 + lane];
+      } else {
+#pragma unroll
+        for (int i = 0; i < Vec; ++i)
+          if (i < nc)
+#pragma unroll
+            for (int j = 0; j < W; ++j) store(p.state.dtype, state_at(p, s, c0 + i, j), win[i][j]);
+      }
+    } else {
+      for (int i = 0; i < nc; ++i) roll_state(p, s, W, c0 + i);
+    }
+  }
 }
 
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
