@@ -157,6 +157,13 @@ void conv_fwd_cases(Catalog& c) {
     p.lengths = {300, 5, 0, 131, 2};
     p.plan_chunk = 64;
   });
+  c.add<ConvFwdParams>("fwd_many_seqs", [](ConvFwdParams& p) {  // GPU sequence searches of several rounds
+    p.channels = 66;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths.clear();
+    for (int32_t n = 0; n < 1100; ++n) p.lengths.push_back(n * 7 % 11 == 3 ? 0 : n * 5 % 13);  // 0..12, some empty
+    p.plan_chunk = 8;
+  });
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
     p.channels = 200;
     p.x = p.weight = p.out = DType::bf16;
