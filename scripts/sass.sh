@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The SASS of the CUDA backend's kernels, compiled here with the backend's numeric flags
+# (read from backends/cuda/CMakeLists.txt), with ptxas's register and spill counts and, per
+# loop (a backward branch), its instruction count by opcode. No GPU needed, but cuobjdump
+# is: nvcc's package on the development machine lacks it, and the GPU machine has it in
+# /usr/local/cuda/bin (0.7 MB; one device call can bring it back through $OUT).
+#
+#   scripts/sass.sh [--arch 90] [--cuobjdump PATH] FILE.cu [KERNEL_SUBSTRING]
+#
+# Without KERNEL_SUBSTRING it lists the file's kernels with their registers and spills.
+# Output: the listing on stdout; the whole SASS in /tmp/vt-sass/<file>.sass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+arch=90
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --arch) arch=$2; shift 2 ;;
+    --cuobjdump) cuobjdump=$2; shift 2 ;;
+    -*) echo "sass.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+src=$1
+kernel=${2:-}
+[ -x "$cuobjdump" ] || { echo "sass.sh: no cuobjdump at $cuobjdump (--cuobjdump PATH)" >&2; exit 2; }
+flags=$(sed -n 's/.*<COMPILE_LANGUAGE:CUDA>:\(--fmad[^>]*\)>.*/\1/p' backends/cuda/CMakeLists.txt)
+[ -n "$flags" ] || { echo "sass.sh: the numeric flags were not found in backends/cuda/CMakeLists.txt" >&2; exit 1; }
+out=/tmp/vt-sass
+mkdir -p "$out"
+name=$(basename "$src" .cu)
+# shellcheck disable=SC2086
+nvcc -cubin -std=c++17 -O3 -arch="sm_$arch" $flags -Ibackends/cuda -Iops/include -Ivt/include -Xptxas -v \
+  -o "$out/$name.cubin" "$src" 2>"$out/$name.ptxas"
+"$cuobjdump" -sass "$out/$name.cubin" >"$out/$name.sass"
+
+python3 - "$out/$name.sass" "$out/$name.ptxas" "$kernel" <<'EOF'
+import re, sys
+sass_path, ptxas_path, want = sys.argv[1:4]
+regs, spills = {}, {}  # mangled name -> registers; -> "stores/loads bytes"
+entry = props = None  # ptxas names the kernel being compiled, then each function's properties
+for line in open(ptxas_path):
+    m = re.search(r"Compiling entry function '(\S+)'", line)
+    if m:
+        entry = m.group(1)
+    m = re.search(r"Function properties for (\S+)", line)
+    if m:
+        props = m.group(1)
+    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+    if m and props:
+        spills[props] = f"{m.group(1)}/{m.group(2)}"
+    m = re.search(r"Used (\d+) registers", line)
+    if m and entry:
+        regs[entry] = m.group(1)
+usage = {n: f"{regs[n]} registers, spills {spills.get(n, '?')} bytes (stores/loads)" for n in regs}
+functions = open(sass_path).read().split("Function : ")[1:]
+for part in functions:
+    fname = part.split("\n", 1)[0].strip()
+    if want and want not in fname:
+        continue
+    print(f"{fname}: {usage.get(fname, '?')}")
+    if not want:
+        continue
+    code = []
+    for line in part.split("\n"):
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)
+        if m:
+            code.append((int(m.group(1), 16), m.group(2)))
+    print(f"  {len(code)} instructions")
+    for addr, ins in code:
+        m = re.search(r"BRA (?:`\(\.L_x_\d+\) )?0x([0-9a-f]+)", ins)
+        if not m or int(m.group(1), 16) > addr:
+            continue
+        body = [i for a, i in code if int(m.group(1), 16) <= a <= addr]
+        ops = {}
+        for i in body:
+            op = re.sub(r"^@!?U?P\w+\s+", "", i).split(" ")[0].split(".")[0]
+            ops[op] = ops.get(op, 0) + 1
+        top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:12])
+        print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({top})")
+EOF
