@@ -119,9 +119,9 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   for (int j = 0; j < W; ++j)
     if (s.first - W + j >= 0) ctx[j] = token(s.first - W + j);
   // The old state. Where the warp's rows are one run of f32 (the usual [S, C, W] layout), the
-  // warp moves it through shared memory with whole-warp accesses. Loaded lane by lane and
-  // all at once (each load's lanes 4 Vec W bytes apart), 256 short sequences took 11% longer
-  // than with the old one-at-a-time loads; staged, 2% (docs/benchmarks.md, eighth session).
+  // warp moves it through shared memory with whole-warp accesses. Loaded lane by lane (each
+  // load's lanes 4 Vec W bytes apart), all at once or one at a time, 256 short sequences
+  // took 11% longer than before this setup; staged, 2% (docs/benchmarks.md, eighth session).
   // `staged` is the same for the whole warp.
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int64_t warp_c0 = c0 - lane * Vec;
