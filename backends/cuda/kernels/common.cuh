@@ -48,16 +48,15 @@ struct ElemTraits<Elem::bf16> {
   static __device__ __forceinline__ uint16_t narrow(float v);
 };
 
-// An element of a run-time dtype as raw bits (f32's, or the 16-bit value), and widened:
-// apart, so that load_many can issue all its loads before widening any.
-__device__ __forceinline__ uint32_t load_bits(int dtype, const char* p) {
-  return dtype == VT_DTYPE_F32 ? *reinterpret_cast<const uint32_t*>(p) : *reinterpret_cast<const uint16_t*>(p);
-}
+// An element of a run-time dtype widened from its raw bits (f32's, or the 16-bit value):
+// apart from the load, so that load_many can issue all its loads before widening any.
 __device__ __forceinline__ float widen_bits(int dtype, uint32_t b) {
   if (dtype == VT_DTYPE_F32) return __uint_as_float(b);
   return dtype == VT_DTYPE_BF16 ? bf16_to_f32(static_cast<uint16_t>(b)) : f16_to_f32(static_cast<uint16_t>(b));
 }
-__device__ __forceinline__ float load(int dtype, const char* p) { return widen_bits(dtype, load_bits(dtype, p)); }
+__device__ __forceinline__ float load(int dtype, const char* p) {
+  return widen_bits(dtype, dtype == VT_DTYPE_F32 ? *reinterpret_cast<const uint32_t*>(p) : *reinterpret_cast<const uint16_t*>(p));
+}
 
 // A 32-bit or byte load (read-only path) kept where it stands: plain loads whose values
 // are used only past a branch were compiled below it, and so waited for whatever the branch
@@ -101,10 +100,6 @@ __device__ __forceinline__ void store(int dtype, char* p, float v) {
 
 __device__ __forceinline__ uint16_t ElemTraits<Elem::f16>::narrow(float v) { return f32_to_f16(v); }
 __device__ __forceinline__ uint16_t ElemTraits<Elem::bf16>::narrow(float v) { return f32_to_bf16(v); }
-
-__device__ __forceinline__ int32_t load_int(int dtype, const char* p) {
-  return dtype == VT_DTYPE_U8 ? int32_t{*reinterpret_cast<const uint8_t*>(p)} : *reinterpret_cast<const int32_t*>(p);
-}
 
 __host__ __device__ __forceinline__ int dtype_bytes(int dtype) {
   return dtype == VT_DTYPE_F32 || dtype == VT_DTYPE_I32 ? 4 : dtype == VT_DTYPE_U8 ? 1 : 2;
