@@ -258,11 +258,18 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
       continue;
     }
     ASSERT_EQ(g.mapping, geo::ConvMapping::sequence_chunks);
+    ASSERT_EQ(g.chunk, int64_t{1} << geo::chunk_shift(g.chunk)) << "a power of two, as the GPU search needs";
     std::vector<std::vector<int>> covered(static_cast<size_t>(N));
     for (int64_t n = 0; n < N; ++n) covered[static_cast<size_t>(n)].assign(static_cast<size_t>(qsl[n + 1] - qsl[n]), 0);
     for (int64_t k = 0; k < g.grid_y; ++k) {
       int64_t n = -1, first = -1;
       geo::sequence_chunk_of(k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T, g.chunk, &n, &first);
+      // The GPU kernels search with the chunk as a shift: the same answer.
+      int64_t n2 = -1, first2 = -1;
+      geo::sequence_chunk_of(k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T,
+                             geo::Pow2Chunk{geo::chunk_shift(g.chunk)}, &n2, &first2);
+      ASSERT_EQ(n2, n);
+      ASSERT_EQ(first2, first);
       ASSERT_GE(n, 0);
       ASSERT_LT(n, N);
       const int64_t L = qsl[n + 1] - qsl[n];

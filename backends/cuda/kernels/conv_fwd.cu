@@ -17,6 +17,7 @@ struct ConvFwdParams {
   const int32_t* qsl;
   const int32_t* plan;   // pairs (sequence, first token); null: sequence_chunks mapping
   int64_t T, C, N, S, chunk;
+  int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
 };
@@ -37,7 +38,8 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
     if (s->n < 0 || s->n >= p.N) return false;
   } else {
     const int32_t* qsl = p.qsl;
-    geo::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &s->n, &s->first);
+    geo::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift}, &s->n,
+                           &s->first);
   }
   // Without a slot or has_initial_state their loads read qsl[n] instead: a branch around
   // a load lets it sink below the tests on qsl, and so wait for qsl.
@@ -345,6 +347,9 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.N = a.num_seqs;
   p.S = a.num_slots;
   p.chunk = g.chunk;
+  p.chunk_shift = geo::chunk_shift(g.chunk);
+  if (g.mapping == geo::ConvMapping::sequence_chunks && int64_t{1} << p.chunk_shift != g.chunk)
+    return launch_error("causal_conv1d_fwd: the sequence chunk is not a power of two");
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
   switch (a.width) {

@@ -152,12 +152,28 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
 
 VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
 
+// A chunk length that is a power of two, for sequence_chunk_of: its divisions become shifts
+// (on a GPU a 64-bit division is a library call, and the search divides at every probe).
+// The sequence_chunks mapping's chunk always is one (sequence_chunk from a power of two of at
+// least 8, and W <= 7).
+struct Pow2Chunk {
+  int32_t shift;
+};
+VT_GEOMETRY_FN int64_t operator/(int64_t v, Pow2Chunk c) { return v >> c.shift; }  // v >= 0 here
+VT_GEOMETRY_FN int64_t operator*(int64_t v, Pow2Chunk c) { return v * (int64_t{1} << c.shift); }
+constexpr int32_t chunk_shift(int64_t chunk) {
+  int32_t s = 0;
+  while ((int64_t{1} << s) < chunk) ++s;
+  return s;
+}
+
 // The sequence_chunks mapping: program k serves sequence n, the largest with
 // B_n = qsl[n] / chunk + n <= k, from local token (k - B_n) * chunk. Since
 // B_{n+1} - B_n >= ceil(L_n / chunk), every token has exactly one program; programs past a
-// sequence's end find nothing to do. `qsl(i)` reads query_start_loc[i].
-template <class Qsl>
-VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, int64_t chunk,
+// sequence's end find nothing to do. `qsl(i)` reads query_start_loc[i]; `chunk` is an
+// integer or a Pow2Chunk.
+template <class Qsl, class Chunk>
+VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, Chunk chunk,
                                       int64_t* seq, int64_t* first) {
   int64_t lo = 0, hi = seqs - 1;
   while (lo < hi) {
