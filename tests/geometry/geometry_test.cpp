@@ -235,6 +235,28 @@ TEST(ConvFwdGeometry, EmptyCallsLaunchNothing) {
 
 // The property the kernel's race-freedom rests on: every token of every sequence belongs to
 // exactly one program, and only a sequence's first program starts before token W.
+TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
+  for (const int64_t programs : {int64_t{0}, int64_t{1}, int64_t{257}, geo::kGridYZMax, geo::kGridYZMax + 1,
+                                 int64_t{3} * geo::kGridYZMax + 7, int64_t{1} << 31}) {
+    geo::ConvFwdGeometry g;
+    g.grid_x = 32;
+    g.grid_y = programs;
+    const auto l = geo::conv_fwd_launch_grid(g);
+    EXPECT_EQ(l.x, 32) << "channel blocks along x";
+    EXPECT_LE(l.y, geo::kGridYZMax);
+    EXPECT_LE(l.z, geo::kGridYZMax);
+    EXPECT_GE(l.y * l.z, programs) << programs;
+    if (programs > 0) EXPECT_LT(l.y * (l.z - 1), programs) << "no slice of z is wholly idle";
+    else EXPECT_EQ(l.y * l.z, 0);
+  }
+  // Up to kGridYZMax programs: one slice, y holds them all.
+  geo::ConvFwdGeometry g;
+  g.grid_x = 4;
+  g.grid_y = 1000;
+  EXPECT_EQ(geo::conv_fwd_launch_grid(g).y, 1000);
+  EXPECT_EQ(geo::conv_fwd_launch_grid(g).z, 1);
+}
+
 TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
   std::mt19937 rng(12345);
   for (int trial = 0; trial < 300; ++trial) {

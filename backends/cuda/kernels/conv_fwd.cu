@@ -17,6 +17,7 @@ struct ConvFwdParams {
   const int32_t* qsl;
   const int32_t* plan;   // pairs (sequence, first token); null: sequence_chunks mapping
   int64_t T, C, N, S, chunk;
+  int64_t programs;     // along tokens: the grid's y times z may hold more
   int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
@@ -32,6 +33,7 @@ struct Segment {
 // Loads qsl, the slot and has_initial_state together, before testing any of them: a
 // program's setup is a chain of dependent loads, and short programs are mostly setup.
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
+  if (k >= p.programs) return false;
   if (p.plan) {
     s->n = p.plan[2 * k];
     s->first = p.plan[2 * k + 1];
@@ -61,6 +63,10 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   // Padding, or a slot outside the cache: untouched.
   return !p.slots || (slot >= 0 && slot < p.S);
 }
+
+// The block's channel block and program (geo::conv_fwd_launch_grid).
+__device__ __forceinline__ int64_t channel_block() { return blockIdx.x; }
+__device__ __forceinline__ int64_t program_index() { return blockIdx.y + static_cast<int64_t>(blockIdx.z) * gridDim.y; }
 
 __device__ __forceinline__ char* state_at(const ConvFwdParams& p, const Segment& s, int64_t c, int col) {
   return p.state.base + s.slot * p.state.s0 + c * p.state.s1 + col * p.state.s2;
@@ -92,8 +98,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   constexpr int kBatch = 8;
   constexpr bool kStageState = Vec <= 2;  // the shared buffer stays under 8 KiB
   using Pk = Packet<X, Vec>;
-  // Programs along tokens on x (up to 2^31-1 of them), channel blocks on y.
-  const int64_t c0 = (static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x) * Vec;
+  const int64_t c0 = (channel_block() * blockDim.x + threadIdx.x) * Vec;
   // A thread past C returns only after find_segment: returning here first made ptxas
   // spill in this kernel (eighth session).
   const bool live = c0 < p.C;
@@ -110,7 +115,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
       p.bias.dtype, [&](int) { return live && p.bias.base != nullptr; },
       [&](int i) { return p.bias.base + chan(i) * p.bias.s0; }, [&](int i, float v) { b[i] = v; });
   Segment s;
-  if (!find_segment(p, blockIdx.x, &s) || !live) return;
+  if (!find_segment(p, program_index(), &s) || !live) return;
   const char* xcol = p.x.base + s.begin * p.x.s0 + c0 * static_cast<int64_t>(sizeof(typename Pk::raw));
   auto token = [&](int64_t t) { return load_packet<X, Vec>(xcol + t * p.x.s0); };
 
@@ -250,10 +255,10 @@ template <int K>
 __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   extern __shared__ float tile[];  // [chunk + W][block], a thread's column at threadIdx.x
-  const int64_t c = static_cast<int64_t>(blockIdx.y) * blockDim.x + threadIdx.x;
+  const int64_t c = channel_block() * blockDim.x + threadIdx.x;
   if (c >= p.C) return;  // no barrier below: every thread uses only its own column
   Segment s;
-  if (!find_segment(p, blockIdx.x, &s)) return;
+  if (!find_segment(p, program_index(), &s)) return;
   const int64_t rows = s.last - s.first + W;
   for (int64_t r = 0; r < rows; ++r) tile[r * blockDim.x + threadIdx.x] = context_at(p, s, W, s.first - W + r, c);
 
@@ -287,7 +292,8 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
 
 template <int K>
 void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, int x_dtype, cudaStream_t s) {
-  const dim3 grid(static_cast<unsigned>(g.grid_y), static_cast<unsigned>(g.grid_x));
+  const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);
+  const dim3 grid(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y), static_cast<unsigned>(l.z));
   const dim3 block(static_cast<unsigned>(g.block));
   if (g.variant == geo::ConvFwdVariant::tiled) {
     conv_fwd_tiled_kernel<K><<<grid, block, static_cast<size_t>(g.shared_bytes), s>>>(p);
@@ -330,7 +336,8 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
                           cudaStream_t stream) {
   const geo::ConvFwdGeometry g = conv_fwd_geometry_of(a, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
-  if (g.grid_y > 0x7fffffff || g.grid_x > 0xffff) return launch_error("causal_conv1d_fwd: grid too large");
+  const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);
+  if (l.x > 0x7fffffff || l.z > geo::kGridYZMax) return launch_error("causal_conv1d_fwd: grid too large");
 
   ConvFwdParams p{};
   p.x = view_of(a.x);
@@ -347,6 +354,7 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.N = a.num_seqs;
   p.S = a.num_slots;
   p.chunk = g.chunk;
+  p.programs = g.grid_y;
   p.chunk_shift = geo::chunk_shift(g.chunk);
   if (g.mapping == geo::ConvMapping::sequence_chunks && int64_t{1} << p.chunk_shift != g.chunk)
     return launch_error("causal_conv1d_fwd: the sequence chunk is not a power of two");
