@@ -235,6 +235,27 @@ TEST(ConvFwdGeometry, EmptyCallsLaunchNothing) {
 
 // The property the kernel's race-freedom rests on: every token of every sequence belongs to
 // exactly one program, and only a sequence's first program starts before token W.
+TEST(ConvFwdGeometry, SequenceChunkStopsAtTheBackendsLongest) {
+  auto s = bf16_shape(16384, 8192, 1);
+  s.x_pair_aligned = true;  // the default two-channel tile: 32 channel blocks
+  const auto g64 = geo::conv_fwd_geometry(s, {});
+  EXPECT_EQ(g64.chunk, 64);
+  s.max_sequence_chunk = 128;  // CUDA's
+  const auto g128 = geo::conv_fwd_geometry(s, {});
+  EXPECT_EQ(g128.chunk, 128);
+  EXPECT_EQ(g128.grid_y, 16384 / 128 + 1);
+  geo::ConvSwitches tiled;
+  tiled.channel_tile = 0;
+  tiled.reg = 0;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, tiled).chunk, geo::kTiledMaxChunk) << "the staging buffer's limit";
+  // Short prompts still get short programs, to fill the GPU.
+  auto s1k = bf16_shape(1024, 8192, 1);
+  s1k.x_pair_aligned = true;
+  EXPECT_EQ(geo::conv_fwd_geometry(s1k, {}).chunk, 32);
+  s1k.max_sequence_chunk = 128;
+  EXPECT_EQ(geo::conv_fwd_geometry(s1k, {}).chunk, 32);
+}
+
 TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
   for (const int64_t programs : {int64_t{0}, int64_t{1}, int64_t{257}, geo::kGridYZMax, geo::kGridYZMax + 1,
                                  int64_t{3} * geo::kGridYZMax + 7, int64_t{1} << 31}) {
@@ -271,6 +292,7 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
     auto s = bf16_shape(T, 256, N);
     s.width = 2 + static_cast<int32_t>(rng() % 7);
     s.x_pair_aligned = true;
+    s.max_sequence_chunk = trial % 5 == 4 ? 128 : 64;
     geo::ConvSwitches sw;  // every variant in turn: each has its own chunk
     sw.reg = trial % 2;
     sw.channel_tile = (trial / 2) % 3;

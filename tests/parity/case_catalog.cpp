@@ -164,6 +164,14 @@ void conv_fwd_cases(Catalog& c) {
     for (int32_t n = 0; n < 1100; ++n) p.lengths.push_back(n * 7 % 11 == 3 ? 0 : n * 5 % 13);  // 0..12, some empty
     p.plan_chunk = 8;
   });
+  // Over 65535 programs (CUDA's grid needs a z slice) and 167k tokens on one channel block,
+  // so that programs without a plan are as long as CUDA makes them (128 tokens).
+  c.add<ConvFwdParams>("fwd_grid_z", [](ConvFwdParams& p) {
+    p.channels = 2;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths.assign(66000, 1);
+    for (size_t n = 0; n < p.lengths.size(); n += 97) p.lengths[n] = n % 2 ? 0 : 300;
+  });
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
     p.channels = 200;
     p.x = p.weight = p.out = DType::bf16;

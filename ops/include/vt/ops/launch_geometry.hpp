@@ -50,6 +50,10 @@ struct ConvFwdShape {
   bool has_plan = false;
   int64_t plan_items = 0;
   int32_t plan_chunk = 8;
+  // The longest run of tokens a program takes without a plan: a power of two, at least 8,
+  // which each backend sets from its own measurements (the tiled variant stops at
+  // kTiledMaxChunk whatever this says).
+  int64_t max_sequence_chunk = 64;
 };
 
 // The run-time switches of performance.md. Unset ones keep the defaults, which are the
@@ -98,8 +102,8 @@ struct ConvFwdGeometry {
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
 // re-reads, short ones keep enough programs in flight when T is small.
-constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks) {
-  int64_t chunk = 64;
+constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks, int64_t max_chunk) {
+  int64_t chunk = max_chunk;
   while (chunk > 8 && (tokens / chunk + 1) * channel_blocks < 1024) chunk /= 2;
   return chunk;
 }
@@ -142,7 +146,9 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
     g.grid_y = s.plan_items;
   } else {
     g.mapping = ConvMapping::sequence_chunks;
-    g.chunk = std::max<int64_t>(sequence_chunk(s.tokens, g.grid_x), s.width - 1);
+    const int64_t cap = g.variant == ConvFwdVariant::tiled ? std::min(s.max_sequence_chunk, kTiledMaxChunk)
+                                                            : s.max_sequence_chunk;
+    g.chunk = std::max<int64_t>(sequence_chunk(s.tokens, g.grid_x, cap), s.width - 1);
     g.grid_y = s.tokens / g.chunk + s.seqs;  // B_N: the last sequence's programs end there
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
