@@ -233,8 +233,6 @@ TEST(ConvFwdGeometry, EmptyCallsLaunchNothing) {
   EXPECT_EQ(geo::conv_update_geometry({0, 8192, true}).grid_y, 0);
 }
 
-// The property the kernel's race-freedom rests on: every token of every sequence belongs to
-// exactly one program, and only a sequence's first program starts before token W.
 TEST(ConvFwdGeometry, SequenceChunkStopsAtTheBackendsLongest) {
   auto s = bf16_shape(16384, 8192, 1);
   s.x_pair_aligned = true;  // the default two-channel tile: 32 channel blocks
@@ -278,6 +276,8 @@ TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
   EXPECT_EQ(geo::conv_fwd_launch_grid(g).z, 1);
 }
 
+// The property the kernel's race-freedom rests on: every token of every sequence belongs to
+// exactly one program, and only a sequence's first program starts before token W.
 TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
   std::mt19937 rng(12345);
   for (int trial = 0; trial < 300; ++trial) {
