@@ -176,7 +176,8 @@ constexpr LaunchGrid conv_fwd_launch_grid(const ConvFwdGeometry& g) {
 VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
 
 // A chunk length that is a power of two, for sequence_chunk_of: its divisions become shifts
-// (on a GPU a 64-bit division is a library call, and the search divides at every probe).
+// (on a GPU an integer division is some 20 instructions, and the search divides at every
+// probe).
 // The sequence_chunks mapping's chunk always is one (sequence_chunk from a power of two of at
 // least 8, and W <= 7).
 struct Pow2Chunk {
