@@ -291,9 +291,7 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
 }
 
 template <int K>
-void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, int x_dtype, cudaStream_t s) {
-  const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);
-  const dim3 grid(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y), static_cast<unsigned>(l.z));
+void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, int x_dtype, cudaStream_t s) {
   const dim3 block(static_cast<unsigned>(g.block));
   if (g.variant == geo::ConvFwdVariant::tiled) {
     conv_fwd_tiled_kernel<K><<<grid, block, static_cast<size_t>(g.shared_bytes), s>>>(p);
@@ -343,6 +341,7 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);
   if (l.x > 0x7fffffff || l.z > geo::kGridYZMax) return launch_error("causal_conv1d_fwd: grid too large");
+  const dim3 grid(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y), static_cast<unsigned>(l.z));
 
   ConvFwdParams p{};
   p.x = view_of(a.x);
@@ -366,13 +365,13 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
   switch (a.width) {
-    case 2: launch_width<2>(p, g, a.x.dtype, stream); break;
-    case 3: launch_width<3>(p, g, a.x.dtype, stream); break;
-    case 4: launch_width<4>(p, g, a.x.dtype, stream); break;
-    case 5: launch_width<5>(p, g, a.x.dtype, stream); break;
-    case 6: launch_width<6>(p, g, a.x.dtype, stream); break;
-    case 7: launch_width<7>(p, g, a.x.dtype, stream); break;
-    case 8: launch_width<8>(p, g, a.x.dtype, stream); break;
+    case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
+    case 3: launch_width<3>(p, g, grid, a.x.dtype, stream); break;
+    case 4: launch_width<4>(p, g, grid, a.x.dtype, stream); break;
+    case 5: launch_width<5>(p, g, grid, a.x.dtype, stream); break;
+    case 6: launch_width<6>(p, g, grid, a.x.dtype, stream); break;
+    case 7: launch_width<7>(p, g, grid, a.x.dtype, stream); break;
+    case 8: launch_width<8>(p, g, grid, a.x.dtype, stream); break;
     default: return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   return launch_status("causal_conv1d_fwd");
