@@ -254,6 +254,32 @@ TEST(ConvFwdGeometry, SequenceChunkStopsAtTheBackendsLongest) {
   EXPECT_EQ(geo::conv_fwd_geometry(s1k, {}).chunk, 32);
 }
 
+TEST(ConvFwdGeometry, SequenceChunkStopsAtTheBackendsShortest) {
+  auto s = bf16_shape(128, 8192, 1);
+  s.x_pair_aligned = true;  // the two-channel tile: 32 channel blocks, 17 programs at 8 tokens
+  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).chunk, 8) << "the default shortest";
+  s.min_sequence_chunk = 4;  // CUDA's
+  auto g = geo::conv_fwd_geometry(s, {});
+  EXPECT_EQ(g.chunk, 4);
+  EXPECT_EQ(g.grid_y, 128 / 4 + 1);
+  // A state longer than the shortest run raises it to the next power of two: W = 4 keeps 4,
+  // W = 5 to 7 take 8. (256 channels: one or two channel blocks, so every variant would go
+  // shorter still.)
+  s.channels = 256;
+  for (int32_t k = 2; k <= 8; ++k) {
+    s.width = k;
+    g = geo::conv_fwd_geometry(s, {});
+    EXPECT_EQ(g.chunk, k <= 5 ? 4 : 8) << "K = " << k;
+    EXPECT_EQ(geo::shortest_sequence_chunk(4, k), k <= 5 ? 4 : 8);
+    EXPECT_EQ(geo::shortest_sequence_chunk(8, k), 8);
+  }
+  // Longer prompts keep their longer runs.
+  s.width = 4;
+  s.channels = 8192;
+  s.tokens = 1024;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, {}).chunk, 32);
+}
+
 TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
   for (const int64_t programs : {int64_t{0}, int64_t{1}, int64_t{257}, geo::kGridYZMax, geo::kGridYZMax + 1,
                                  int64_t{3} * geo::kGridYZMax + 7, int64_t{1} << 31}) {
@@ -293,6 +319,7 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
     s.width = 2 + static_cast<int32_t>(rng() % 7);
     s.x_pair_aligned = true;
     s.max_sequence_chunk = trial % 5 == 4 ? 128 : 64;
+    s.min_sequence_chunk = trial % 3 == 1 ? 4 : 8;
     geo::ConvSwitches sw;  // every variant in turn: each has its own chunk
     sw.reg = trial % 2;
     sw.channel_tile = (trial / 2) % 3;

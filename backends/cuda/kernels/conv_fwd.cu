@@ -310,6 +310,8 @@ bool aligned(const View& v, int bytes) {
 
 // 128-token programs without a plan: on the H200 against 64, 2% faster at 16k tokens and 2
 // to 3% on 256 short sequences, shorter shapes unchanged (docs/benchmarks.md, ninth session).
+// Down to 4-token programs for short prompts: 1.08 times as fast as 8 at T = 128 (tenth).
+inline constexpr int64_t kMinSequenceChunk = 4;
 inline constexpr int64_t kMaxSequenceChunk = 128;
 
 geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw) {
@@ -324,6 +326,7 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
   shape.out_vector_aligned = aligned(out, 16);
   shape.x_pair_aligned = aligned(x, 4) && aligned(out, 4);
   shape.out_same_dtype = a.out.dtype == a.x.dtype;
+  shape.min_sequence_chunk = kMinSequenceChunk;
   shape.max_sequence_chunk = kMaxSequenceChunk;
   if (a.plan) {
     shape.has_plan = true;

@@ -50,9 +50,12 @@ struct ConvFwdShape {
   bool has_plan = false;
   int64_t plan_items = 0;
   int32_t plan_chunk = 8;
-  // The longest run of tokens a program takes without a plan: a power of two, at least 8,
-  // which each backend sets from its own measurements (the tiled variant stops at
-  // kTiledMaxChunk whatever this says).
+  // The shortest and the longest run of tokens a program takes without a plan: powers of
+  // two, the shortest at least 4 and at most 8, the longest at least 8, which each backend
+  // sets from its own measurements. A width whose state (W = K-1 tokens) is longer than the
+  // shortest run raises it to the next power of two; the tiled variant stops at
+  // kTiledMaxChunk whatever the longest says.
+  int64_t min_sequence_chunk = 8;
   int64_t max_sequence_chunk = 64;
 };
 
@@ -102,10 +105,18 @@ struct ConvFwdGeometry {
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
 // re-reads, short ones keep enough programs in flight when T is small.
-constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks, int64_t max_chunk) {
+constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks, int64_t min_chunk, int64_t max_chunk) {
   int64_t chunk = max_chunk;
-  while (chunk > 8 && (tokens / chunk + 1) * channel_blocks < 1024) chunk /= 2;
+  while (chunk > min_chunk && (tokens / chunk + 1) * channel_blocks < 1024) chunk /= 2;
   return chunk;
+}
+
+// The shortest run for width K: a run after a sequence's first must start at least W tokens
+// in, so that only the first program reads the old state, and the run stays a power of two.
+constexpr int64_t shortest_sequence_chunk(int64_t min_chunk, int32_t width) {
+  int64_t c = min_chunk;
+  while (c < width - 1) c *= 2;
+  return c;
 }
 
 // The largest tile of tokens the tiled variant stages: (chunk + K - 1) rows of a block's
@@ -148,7 +159,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
     g.mapping = ConvMapping::sequence_chunks;
     const int64_t cap = g.variant == ConvFwdVariant::tiled ? std::min(s.max_sequence_chunk, kTiledMaxChunk)
                                                             : s.max_sequence_chunk;
-    g.chunk = std::max<int64_t>(sequence_chunk(s.tokens, g.grid_x, cap), s.width - 1);
+    g.chunk = sequence_chunk(s.tokens, g.grid_x, std::min(shortest_sequence_chunk(s.min_sequence_chunk, s.width), cap), cap);
     g.grid_y = s.tokens / g.chunk + s.seqs;  // B_N: the last sequence's programs end there
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
@@ -178,8 +189,8 @@ VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0
 // A chunk length that is a power of two, for sequence_chunk_of: its divisions become shifts
 // (on a GPU an integer division is some 20 instructions, and the search divides at every
 // probe).
-// The sequence_chunks mapping's chunk always is one (sequence_chunk from a power of two of at
-// least 8, and W <= 7).
+// The sequence_chunks mapping's chunk always is one (sequence_chunk halves a power of two
+// down to another).
 struct Pow2Chunk {
   int32_t shift;
 };
