@@ -32,6 +32,8 @@ struct Segment {
 
 // Loads qsl, the slot and has_initial_state together, before testing any of them: a
 // program's setup is a chain of dependent loads, and short programs are mostly setup.
+// Without a plan the first token comes from qsl[n] as loaded here (the search alone would
+// have waited for it first).
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
   if (k >= p.programs) return false;
   if (p.plan) {
@@ -40,8 +42,7 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
     if (s->n < 0 || s->n >= p.N) return false;
   } else {
     const int32_t* qsl = p.qsl;
-    geo::sequence_chunk_of(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift}, &s->n,
-                           &s->first);
+    s->n = geo::sequence_of_program(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift});
   }
   // Without a slot or has_initial_state their loads read qsl[n] instead: a branch around
   // a load lets it sink below the tests on qsl, and so wait for qsl.
@@ -53,6 +54,7 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
   const int32_t slot = p.slots ? sv : -1;
   const bool initial = his && hv != 0;
+  if (!p.plan) s->first = geo::first_token_of_program(k, s->n, q0, p.T, geo::Pow2Chunk{p.chunk_shift});
   s->begin = geo::clamp_token(q0, p.T);
   const int64_t end = geo::clamp_token(q1, p.T);
   s->L = end > s->begin ? end - s->begin : 0;

@@ -206,18 +206,27 @@ constexpr int32_t chunk_shift(int64_t chunk) {
 // B_n = qsl[n] / chunk + n <= k, from local token (k - B_n) * chunk. Since
 // B_{n+1} - B_n >= ceil(L_n / chunk), every token has exactly one program; programs past a
 // sequence's end find nothing to do. `qsl(i)` reads query_start_loc[i]; `chunk` is an
-// integer or a Pow2Chunk.
+// integer or a Pow2Chunk. In two steps, so that a GPU program can load qsl[n] with the
+// rest of its sequence's metadata instead of waiting for it alone.
 template <class Qsl, class Chunk>
-VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, Chunk chunk,
-                                      int64_t* seq, int64_t* first) {
+VT_GEOMETRY_FN int64_t sequence_of_program(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, Chunk chunk) {
   int64_t lo = 0, hi = seqs - 1;
   while (lo < hi) {
     const int64_t mid = (lo + hi + 1) / 2;
     if (clamp_token(qsl(mid), tokens) / chunk + mid <= k) lo = mid;
     else hi = mid - 1;
   }
-  *seq = lo;
-  *first = (k - (clamp_token(qsl(lo), tokens) / chunk + lo)) * chunk;
+  return lo;
+}
+template <class Chunk>
+VT_GEOMETRY_FN int64_t first_token_of_program(int64_t k, int64_t seq, int64_t qsl_seq, int64_t tokens, Chunk chunk) {
+  return (k - (clamp_token(qsl_seq, tokens) / chunk + seq)) * chunk;
+}
+template <class Qsl, class Chunk>
+VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, int64_t tokens, Chunk chunk,
+                                      int64_t* seq, int64_t* first) {
+  *seq = sequence_of_program(k, qsl, seqs, tokens, chunk);
+  *first = first_token_of_program(k, *seq, qsl(*seq), tokens, chunk);
 }
 
 // The decode update's variants: a kernel per width with the state row in registers, and
