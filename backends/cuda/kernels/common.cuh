@@ -72,13 +72,30 @@ __device__ __forceinline__ uint32_t load_now_u8(const void* p) {
   return v;
 }
 
-// N elements of one run-time dtype, element e at addr(e) where wanted(e) (else 0): all the
-// loads under one dtype branch, issued before any element is widened and given to put(e, v).
-// With load() per element, the dtype branch around each load and its widening made each
-// load wait for the one before (a kernel's setup was a chain of them).
-template <int N, class Wanted, class Addr, class Put>
-__device__ __forceinline__ void load_many(int dtype, const Wanted& wanted, const Addr& addr, const Put& put) {
-  uint32_t b[N];
+// Register fences: an empty asm that claims to read and change the bits, so that nothing
+// computed from them moves above the point where it stands.
+__device__ __forceinline__ void fence_bits(uint32_t& v) { asm volatile("" : "+r"(v)); }
+__device__ __forceinline__ void fence_bits(unsigned short& v) { asm volatile("" : "+h"(v)); }
+__device__ __forceinline__ void fence_bits(uint2& v) {
+  fence_bits(v.x);
+  fence_bits(v.y);
+}
+__device__ __forceinline__ void fence_bits(uint4& v) {
+  fence_bits(v.x);
+  fence_bits(v.y);
+  fence_bits(v.z);
+  fence_bits(v.w);
+}
+template <int N>
+__device__ __forceinline__ void fence_bits(uint32_t (&v)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) fence_bits(v[i]);
+}
+
+// The bits of N elements of one run-time dtype, element e at addr(e) where wanted(e) (else
+// 0), all under one dtype branch; widen_bits makes floats of them.
+template <int N, class Wanted, class Addr>
+__device__ __forceinline__ void load_bits(int dtype, uint32_t (&b)[N], const Wanted& wanted, const Addr& addr) {
   if (dtype == VT_DTYPE_F32) {
 #pragma unroll
     for (int e = 0; e < N; ++e) b[e] = wanted(e) ? *reinterpret_cast<const uint32_t*>(addr(e)) : 0u;
@@ -86,6 +103,15 @@ __device__ __forceinline__ void load_many(int dtype, const Wanted& wanted, const
 #pragma unroll
     for (int e = 0; e < N; ++e) b[e] = wanted(e) ? *reinterpret_cast<const uint16_t*>(addr(e)) : 0u;
   }
+}
+
+// N elements of one run-time dtype (load_bits), all loaded before any is widened and given
+// to put(e, v). With load() per element, the dtype branch around each load and its widening
+// made each load wait for the one before (a kernel's setup was a chain of them).
+template <int N, class Wanted, class Addr, class Put>
+__device__ __forceinline__ void load_many(int dtype, const Wanted& wanted, const Addr& addr, const Put& put) {
+  uint32_t b[N];
+  load_bits<N>(dtype, b, wanted, addr);
 #pragma unroll
   for (int e = 0; e < N; ++e) put(e, widen_bits(dtype, b[e]));
 }

@@ -88,13 +88,27 @@ __device__ __forceinline__ void roll_state(const ConvFwdParams& p, const Segment
   for (int j = 0; j < W; ++j) store(p.state.dtype, state_at(p, s, c, j), context_at(p, s, W, s.L - W + j, c));
 }
 
+// The weights' or the bias's bits as loaded, N elements: one word where they are dense and of
+// x's type (DenseW below), else one 32-bit word each (load_bits).
+template <bool Dense, Elem X, int N>
+struct WeightBits {
+  using type = uint32_t[N];
+};
+template <Elem X, int N>
+struct WeightBits<true, X, N> {
+  using type = typename Word<static_cast<int>(sizeof(typename ElemTraits<X>::raw)) * N>::type;
+};
+
 // Register window: Vec channels per thread, the K-1 previous inputs in registers, and a batch
 // of tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
 // channel_tile2 (K = 4, Vec = 2).
 // Up to two channels a thread: at most 64 registers, so that 8 blocks (half the SM's threads)
 // stay resident.
-template <int K, Elem X, int Vec>
+// DenseW: the weights are x's type in dense [C, K] rows on Vec * K element boundaries and the
+// bias, if any, dense on Vec element boundaries, so a thread's weights are one packet and its
+// bias another, with no run-time dtype (a short prompt's programs are mostly setup).
+template <int K, Elem X, int Vec, bool DenseW = false>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
@@ -106,18 +120,50 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   const bool live = c0 < p.C;
   const int nc = static_cast<int>(!live ? 0 : p.C - c0 < Vec ? p.C - c0 : Vec);  // channels this thread owns
 
-  // The weights and bias first (they need no segment), then the segment, then the context:
-  // each group's loads are issued together.
+  // The weights' loads first (they need no segment), then the segment's, then the
+  // context's and the old state's: each group's loads are issued before any of them is used.
+  // The weights are widened once the segment is known: widened at once, they held the
+  // segment's loads back until they arrived (ncu, tenth session); loaded after the segment,
+  // they spilled.
   float w[Vec][K], b[Vec], win[Vec][K];
   auto chan = [&](int i) { return c0 + (i < nc ? i : 0); };
-  load_many<Vec * K>(
-      p.w.dtype, [&](int) { return live; }, [&](int e) { return p.w.base + chan(e / K) * p.w.s0 + (e % K) * p.w.s1; },
-      [&](int e, float v) { w[e / K][e % K] = v; });
-  load_many<Vec>(
-      p.bias.dtype, [&](int) { return live && p.bias.base != nullptr; },
-      [&](int i) { return p.bias.base + chan(i) * p.bias.s0; }, [&](int i, float v) { b[i] = v; });
+  using WBits = typename WeightBits<DenseW, X, Vec * K>::type;
+  using BBits = typename WeightBits<DenseW, X, Vec>::type;
+  WBits wbits{};
+  BBits bbits{};
+  if constexpr (DenseW) {
+    // nc == Vec wherever live: C is a multiple of Vec here.
+    constexpr int64_t eb = sizeof(typename ElemTraits<X>::raw);
+    if (live) wbits = __ldg(reinterpret_cast<const WBits*>(p.w.base + c0 * (K * eb)));
+    if (live && p.bias.base) bbits = __ldg(reinterpret_cast<const BBits*>(p.bias.base + c0 * eb));
+  } else {
+    load_bits<Vec * K>(p.w.dtype, wbits, [&](int) { return live; },
+                       [&](int e) { return p.w.base + chan(e / K) * p.w.s0 + (e % K) * p.w.s1; });
+    load_bits<Vec>(p.bias.dtype, bbits, [&](int) { return live && p.bias.base != nullptr; },
+                   [&](int i) { return p.bias.base + chan(i) * p.bias.s0; });
+  }
   Segment s;
   if (!find_segment(p, program_index(), &s) || !live) return;
+  // Widened only now: a register fence (an empty asm that claims to change the bits) keeps
+  // ptxas from widening them, and so waiting for them, before the segment's loads are out.
+  fence_bits(wbits);
+  fence_bits(bbits);
+  if constexpr (DenseW) {
+    Packet<X, Vec * K> wk;
+    Packet<X, Vec> bk;
+    memcpy(&wk, &wbits, sizeof wk);
+    memcpy(&bk, &bbits, sizeof bk);
+#pragma unroll
+    for (int e = 0; e < Vec * K; ++e) w[e / K][e % K] = wk.get(e);
+#pragma unroll
+    for (int i = 0; i < Vec; ++i) b[i] = bk.get(i);
+  } else {
+#pragma unroll
+    for (int e = 0; e < Vec * K; ++e) w[e / K][e % K] = widen_bits(p.w.dtype, wbits[e]);
+#pragma unroll
+    for (int i = 0; i < Vec; ++i) b[i] = widen_bits(p.bias.dtype, bbits[i]);
+  }
+
   const char* xcol = p.x.base + s.begin * p.x.s0 + c0 * static_cast<int64_t>(sizeof(typename Pk::raw));
   auto token = [&](int64_t t) { return load_packet<X, Vec>(xcol + t * p.x.s0); };
 
@@ -163,7 +209,6 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
     if (s.first - W + j >= 0)
 #pragma unroll
       for (int i = 0; i < Vec; ++i) win[i][j] = ctx[j].get(i);
-
   // One token: its inputs enter the window and its Vec outputs are stored. `packed_silu`: the
   // output has x's element type, is written as one packet and is SiLU's.
   auto step = [&](const Pk& in, int64_t t, auto packed_silu) {
@@ -279,12 +324,21 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(cons
   if (s.slot >= 0 && s.first == 0) roll_state(p, s, W, c);
 }
 
+// Whether the two-channel kernel's weights and bias load as packets (DenseW above).
+bool dense_weights(const View& w, const View& bias, int x_dtype, int K, int vec) {
+  const int64_t e = dtype_bytes(x_dtype), row = K * e;
+  const bool wd = w.dtype == x_dtype && w.s1 == e && w.s0 == row && reinterpret_cast<uintptr_t>(w.base) % (vec * row) == 0;
+  const bool bd = !bias.base || (bias.dtype == x_dtype && bias.s0 == e && reinterpret_cast<uintptr_t>(bias.base) % (vec * e) == 0);
+  return wd && bd;
+}
+
 template <int K, Elem X>
 void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, cudaStream_t s) {
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
-      conv_fwd_window_kernel<K, X, 2><<<grid, block, 0, s>>>(p);
+      if (dense_weights(p.w, p.bias, p.x.dtype, K, 2)) conv_fwd_window_kernel<K, X, 2, true><<<grid, block, 0, s>>>(p);
+      else conv_fwd_window_kernel<K, X, 2><<<grid, block, 0, s>>>(p);
       return;
     }
   }
