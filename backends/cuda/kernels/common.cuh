@@ -75,11 +75,6 @@ __device__ __forceinline__ uint32_t load_now_u8(const void* p) {
 // Register fences: an empty asm that claims to read and change the bits, so that nothing
 // computed from them moves above the point where it stands.
 __device__ __forceinline__ void fence_bits(uint32_t& v) { asm volatile("" : "+r"(v)); }
-__device__ __forceinline__ void fence_bits(unsigned short& v) { asm volatile("" : "+h"(v)); }
-__device__ __forceinline__ void fence_bits(uint2& v) {
-  fence_bits(v.x);
-  fence_bits(v.y);
-}
 __device__ __forceinline__ void fence_bits(uint4& v) {
   fence_bits(v.x);
   fence_bits(v.y);

@@ -69,8 +69,8 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // Where a warp's 32 state rows are one run of memory, it moves them with whole-warp 16-byte
 // accesses (lane l takes word u * 32 + l) and hands them round through shared memory: loaded
 // by their owners, each of a warp's W loads touched 32 sectors for 16 bytes of each. On the
-// H200 (tenth session) this kernel was 1.09 times as fast as the one before it at B = 256
-// and 1.22 at B = 64; taking two or four sequences a thread was slower than one.
+// H200 (tenth session) this kernel was 1.12 times as fast as the one before it at B = 256
+// and 1.26 at B = 64; taking two or four sequences a thread was slower than one.
 template <int K, Elem X, bool WF32>
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_words_kernel(const ConvUpdateParams p) {
   constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
@@ -221,7 +221,7 @@ void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, con
 
 template <int K>
 void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block, cudaStream_t stream) {
-  if (x_dtype == VT_DTYPE_F32) launch_words_as<K, Elem::f32>(p, true, grid, block, stream);
+  if (x_dtype == VT_DTYPE_F32) conv_update_words_kernel<K, Elem::f32, true><<<grid, block, 0, stream>>>(p);
   else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
   else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
 }
