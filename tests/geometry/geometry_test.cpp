@@ -272,6 +272,7 @@ TEST(ConvFwdGeometry, SequenceChunkStopsAtTheBackendsShortest) {
     EXPECT_EQ(g.chunk, k <= 5 ? 4 : 8) << "K = " << k;
     EXPECT_EQ(geo::shortest_sequence_chunk(4, k), k <= 5 ? 4 : 8);
     EXPECT_EQ(geo::shortest_sequence_chunk(8, k), 8);
+    EXPECT_EQ(geo::shortest_sequence_chunk(0, k), k == 2 ? 1 : k == 3 ? 2 : k <= 5 ? 4 : 8) << "a shape left at zero";
   }
   // Longer prompts keep their longer runs.
   s.width = 4;

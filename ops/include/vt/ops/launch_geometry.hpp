@@ -114,7 +114,7 @@ constexpr int64_t sequence_chunk(int64_t tokens, int64_t channel_blocks, int64_t
 // The shortest run for width K: a run after a sequence's first must start at least W tokens
 // in, so that only the first program reads the old state, and the run stays a power of two.
 constexpr int64_t shortest_sequence_chunk(int64_t min_chunk, int32_t width) {
-  int64_t c = min_chunk;
+  int64_t c = min_chunk < 1 ? 1 : min_chunk;  // a shape left at zero still gets a run
   while (c < width - 1) c *= 2;
   return c;
 }
