@@ -209,6 +209,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
     if (s.first - W + j >= 0)
 #pragma unroll
       for (int i = 0; i < Vec; ++i) win[i][j] = ctx[j].get(i);
+
   // One token: its inputs enter the window and its Vec outputs are stored. `packed_silu`: the
   // output has x's element type, is written as one packet and is SiLU's.
   auto step = [&](const Pk& in, int64_t t, auto packed_silu) {
