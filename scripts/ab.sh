@@ -7,22 +7,23 @@
 #       ignores it; name .ab in the device tool's carry), since the GPU machine gets the
 #       working tree but no history.
 #   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] [--bench-args "..."]
-#                     [--tree NAME=FILE:SED]... CASE[:VARIANT]...
+#                     [--tree NAME=FILE:SED]... [--patch NAME=FILE]... CASE[:VARIANT]...
 #       Builds the plugin of .ab/base and of the working tree, plus the working tree's
 #       vt-bench, then times every CASE (a vt-bench --case filter, with an optional
 #       --variant) on <backend>:0 with each plugin in turn (VT_PLUGINS), base first, and
 #       prints the rows with the time ratio base / other (above 1: the other is faster).
 #       --tree adds a variant of the working tree: its copy with `sed -i SED FILE` applied
-#       (the run stops if that changes nothing), built and timed beside the others. All
-#       plugins build at once. Each round times every build once, so the spread between
-#       rounds shows the noise. Cases up to vt-bench's default --check-bytes are checked bit
-#       for bit in every build.
+#       (the run stops if that changes nothing), built and timed beside the others; --patch
+#       NAME=FILE one with a patch applied (git apply, else patch -p1; the run stops if it
+#       does not apply), such as those in docs/experiments. All plugins build at once. Each
+#       round times every build once, so the spread between rounds shows the noise. Cases up
+#       to vt-bench's default --check-bytes are checked bit for bit in every build.
 #       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,/^# Results/p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 mode=$1
 shift
@@ -41,14 +42,15 @@ backend=cuda
 arch=90
 rounds=2
 bench_args=""
-trees=()  # NAME=FILE:SED
+trees=()  # sed:NAME=FILE:SED or patch:NAME=FILE
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --bench-args) bench_args=$2; shift 2 ;;
-    --tree) trees+=("$2"); shift 2 ;;
+    --tree) trees+=("sed:$2"); shift 2 ;;
+    --patch) trees+=("patch:$2"); shift 2 ;;
     -*) echo "ab.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -69,24 +71,41 @@ mkdir -p "$work/trees"
 # The builds: label, source folder, build folder; base and working first.
 labels=(base working)
 sources=(.ab/base .)
-for spec in "${trees[@]}"; do
+for entry in "${trees[@]}"; do
+  kind=${entry%%:*}
+  spec=${entry#*:}
   name=${spec%%=*}
   rest=${spec#*=}
-  file=${rest%%:*}
-  expr=${rest#*:}
-  if [ -z "$name" ] || [ "$name" = "$spec" ] || [ "$file" = "$rest" ] || [ -z "$expr" ]; then
-    echo "ab.sh: --tree wants NAME=FILE:SED, not '$spec'" >&2
+  if [ "$kind" = sed ]; then
+    file=${rest%%:*}
+    expr=${rest#*:}
+    if [ -z "$name" ] || [ "$name" = "$spec" ] || [ "$file" = "$rest" ] || [ -z "$expr" ]; then
+      echo "ab.sh: --tree wants NAME=FILE:SED, not '$spec'" >&2
+      exit 2
+    fi
+  elif [ -z "$name" ] || [ "$name" = "$spec" ] || [ ! -f "$rest" ]; then
+    echo "ab.sh: --patch wants NAME=FILE with an existing FILE, not '$spec'" >&2
     exit 2
   fi
   case " ${labels[*]} " in *" $name "*) echo "ab.sh: two builds named $name" >&2; exit 2 ;; esac
   src=$work/trees/$name
   mkdir -p "$src"
   tar -c --exclude=./.ab --exclude=./.devdebs --exclude='./build*' --exclude=./ab-out . | tar -x -C "$src"
-  [ -f "$src/$file" ] || { echo "ab.sh: tree $name: no file $file" >&2; exit 2; }
-  sed -i "$expr" "$src/$file"
-  if cmp -s "$file" "$src/$file"; then
-    echo "ab.sh: tree $name: '$expr' changes nothing in $file" >&2
-    exit 2
+  if [ "$kind" = sed ]; then
+    [ -f "$src/$file" ] || { echo "ab.sh: tree $name: no file $file" >&2; exit 2; }
+    sed -i "$expr" "$src/$file"
+    if cmp -s "$file" "$src/$file"; then
+      echo "ab.sh: tree $name: '$expr' changes nothing in $file" >&2
+      exit 2
+    fi
+  else
+    patch_file=$(cd "$(dirname "$rest")" && pwd)/$(basename "$rest")
+    if command -v git >/dev/null; then
+      applied() { (cd "$src" && git apply "$patch_file"); }
+    else
+      applied() { (cd "$src" && patch -p1 --forward --batch <"$patch_file" >/dev/null); }
+    fi
+    applied || { echo "ab.sh: tree $name: $rest does not apply to the working tree" >&2; exit 2; }
   fi
   labels+=("$name")
   sources+=("$src")
