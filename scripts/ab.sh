@@ -99,13 +99,13 @@ for entry in "${trees[@]}"; do
       exit 2
     fi
   else
-    patch_file=$(cd "$(dirname "$rest")" && pwd)/$(basename "$rest")
+    patch_file=$PWD/$rest
+    [[ $rest == /* ]] && patch_file=$rest
     if command -v git >/dev/null; then
-      applied() { (cd "$src" && git apply "$patch_file"); }
+      (cd "$src" && git apply "$patch_file")
     else
-      applied() { (cd "$src" && patch -p1 --forward --batch <"$patch_file" >/dev/null); }
-    fi
-    applied || { echo "ab.sh: tree $name: $rest does not apply to the working tree" >&2; exit 2; }
+      (cd "$src" && patch -p1 --forward --batch <"$patch_file" >/dev/null)
+    fi || { echo "ab.sh: tree $name: $rest does not apply to the working tree" >&2; exit 2; }
   fi
   labels+=("$name")
   sources+=("$src")
