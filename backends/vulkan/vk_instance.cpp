@@ -159,7 +159,9 @@ OpenResult open(int64_t forced) {
   auto ici = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   ici.pApplicationInfo = &app;
   auto* ctx = new Context;
+  const std::set<std::string> before = loaded_objects();
   const VkResult r = vk.vkCreateInstance(&ici, nullptr, &ctx->instance);
+  keep_loaded_since(before);
   if (r != VK_SUCCESS) {
     delete ctx;
     // No driver (VK_ERROR_INCOMPATIBLE_DRIVER) means no device here, not a broken plugin.

@@ -2,6 +2,7 @@
 #include "vk_loader.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 namespace vt::vulkan {
 
@@ -29,6 +30,28 @@ bool load_loader(std::string* why) {
     return false;
   }
   return true;
+}
+
+std::set<std::string> loaded_objects() {
+  std::set<std::string> names;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        if (info->dlpi_name && info->dlpi_name[0]) static_cast<std::set<std::string>*>(out)->insert(info->dlpi_name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+// A driver's static allocations live as long as it stays mapped: unloaded at vkDestroyInstance,
+// they are orphaned, and LeakSanitizer reports them as leaks of an unknown module (Mesa's
+// lavapipe keeps its CPU topology so on AMD hosts, which failed every Vulkan test under ASan).
+// RTLD_NOLOAD with RTLD_NODELETE marks an object already loaded as never to be unloaded.
+void keep_loaded_since(const std::set<std::string>& before) {
+  for (const std::string& name : loaded_objects()) {
+    if (before.count(name)) continue;
+    if (void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE)) dlclose(h);
+  }
 }
 
 bool load_instance_functions(VkInstance instance, std::string* why) {

@@ -4,6 +4,7 @@
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
+#include <set>
 #include <string>
 
 namespace vt::vulkan {
@@ -97,5 +98,11 @@ extern Functions vk;
 bool load_loader(std::string* why);
 // Resolves every instance-level and device-level entry point through `instance`.
 bool load_instance_functions(VkInstance instance, std::string* why);
+
+// The shared objects mapped into the process now, by path.
+std::set<std::string> loaded_objects();
+// Keeps every shared object mapped since `before` (the drivers and layers the loader opened)
+// mapped until the process exits, as the loader library and this plugin are.
+void keep_loaded_since(const std::set<std::string>& before);
 
 }  // namespace vt::vulkan

@@ -3,10 +3,18 @@
 //   vulkan_child report    loads the Vulkan plugin; prints its report and devices
 //   vulkan_child workload  runs a case of every op, copies and events on vulkan:0 and checks
 //                          them against the reference; exit code 0 when all are identical
+//   vulkan_child resident  loads the Vulkan plugin; at exit, after the plugin has closed its
+//                          devices, exit code 0 when every library that loading it mapped (the
+//                          Vulkan loader, the drivers) is still mapped
+#include <link.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +102,48 @@ int workload() {
   return failures == 0 ? 0 : 1;
 }
 
+std::set<std::string> mapped_objects() {
+  std::set<std::string> names;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        if (info->dlpi_name && info->dlpi_name[0]) static_cast<std::set<std::string>*>(out)->insert(info->dlpi_name);
+        return 0;
+      },
+      &names);
+  return names;
+}
+
+std::set<std::string> g_mapped_by_plugin;
+
+// Runs after the plugin's own exit handler (registered later, so run earlier), which destroys
+// the Vulkan instance; exits with the verdict.
+void check_still_mapped() {
+  const std::set<std::string> now = mapped_objects();
+  int gone = 0;
+  for (const std::string& name : g_mapped_by_plugin) {
+    if (now.count(name)) continue;
+    std::printf("resident: unmapped at exit: %s\n", name.c_str());
+    ++gone;
+  }
+  std::printf("resident: %zu libraries, %d unmapped at exit\n", g_mapped_by_plugin.size(), gone);
+  std::fflush(stdout);
+  _exit(gone == 0 ? 0 : 5);
+}
+
+int resident() {
+  std::atexit(check_still_mapped);
+  const std::set<std::string> before = mapped_objects();
+  vt::Runtime rt(plugins({VT_VULKAN_PLUGIN}));
+  rt.load();
+  if (rt.devices("vulkan").empty()) {
+    std::printf("resident: no Vulkan device\n");
+    return 2;
+  }
+  for (const std::string& name : mapped_objects())
+    if (!before.count(name)) g_mapped_by_plugin.insert(name);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,10 +151,11 @@ int main(int argc, char** argv) {
   try {
     if (mode == "report") return report();
     if (mode == "workload") return workload();
+    if (mode == "resident") return resident();
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());
     return 3;
   }
-  std::fprintf(stderr, "usage: vulkan_child report|workload\n");
+  std::fprintf(stderr, "usage: vulkan_child report|workload|resident\n");
   return 64;
 }
