@@ -44,8 +44,8 @@ std::set<std::string> loaded_objects() {
 }
 
 // A driver's static allocations live as long as it stays mapped: unloaded at vkDestroyInstance,
-// they are orphaned, and LeakSanitizer reports them as leaks of an unknown module (Mesa's
-// lavapipe keeps its CPU topology so on AMD hosts, which failed every Vulkan test under ASan).
+// they are orphaned, and LeakSanitizer reports them as leaks of an unknown module (seen with
+// Mesa's lavapipe on an AMD host: every Vulkan test of the ASan build failed).
 // RTLD_NOLOAD with RTLD_NODELETE marks an object already loaded as never to be unloaded.
 void keep_loaded_since(const std::set<std::string>& before) {
   for (const std::string& name : loaded_objects()) {

@@ -57,8 +57,8 @@ TEST(VulkanDevice, ForcedDeviceIsTheOnlyOneListed) {
 }
 
 // A driver unloaded at vkDestroyInstance orphans its static allocations, which LeakSanitizer
-// then reports against an unknown module (lavapipe's CPU topology on AMD hosts failed every
-// Vulkan test of the ASan build); the plugin keeps what the loader opened mapped.
+// then reports against an unknown module (lavapipe on an AMD host failed every Vulkan test of
+// the ASan build); the plugin keeps what the loader opened mapped.
 TEST(VulkanDevice, DriversStayMappedUntilExit) {
   VT_SKIP_WITHOUT_VULKAN();
   const ChildResult r = run_child({"resident"}, {});
