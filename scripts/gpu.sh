@@ -4,7 +4,8 @@
 # checkers over them, and vt-bench. Results (JSON, CSV, plot, logs) go to $OUT.
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
-# and table, the parity log, vt-info, and gpu.txt (the card, and its clocks during the bench).
+# and table, the parity log, vt-info, gpu.txt (the card, and its clocks during the bench) and
+# strip-copy.txt (the conv's access pattern as a plain copy, backends/cuda/bench/strip_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
@@ -37,7 +38,7 @@ jobs=$(nproc)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
-targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch)
+targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch cuda_strip_copy)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -50,6 +51,7 @@ if [ "$tests" = 1 ]; then
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/cuda_math.log"
   "$build/bin/rocm_math_test" >"$logs/rocm_math.log" 2>&1 && echo "rocm_math_test: passed" || status=1
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/rocm_math.log"
+  "$build/bin/cuda_strip_copy" --check-only >"$logs/strip_copy.log" 2>&1 && echo "cuda_strip_copy --check-only: passed" || { echo "cuda_strip_copy --check-only: FAILED"; tail -5 "$logs/strip_copy.log"; status=1; }
   "$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
   sed -n '/^parity by device and op/,$p' "$out/parity.log" | head -40
@@ -65,6 +67,7 @@ fi
 if [ "$bench" = 1 ]; then
   # The reference of the small cases' targets (an empty launch plus 2 us).
   "$build/bin/cuda_empty_launch" | tee -a "$out/gpu.txt"
+  "$build/bin/cuda_strip_copy" >"$out/strip-copy.txt" 2>&1 || status=1
   # The card's clocks while the bench runs: kernels bound by arithmetic or latency scale with
   # the SM clock, so the numbers are read against it.
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv,noheader -lms 500 \

@@ -1,0 +1,444 @@
+// What the conv prefill's memory access reaches as a plain copy, and which change of it
+// reaches the copy bandwidth. The default conv kernel storing its inputs (no arithmetic)
+// reached 77% of copy bandwidth at T = 16384 (docs/benchmarks.md, eleventh session), so its
+// access pattern, not its math, caps it; this finds which part of the pattern does.
+//
+// A [rows, row_bytes] array is copied the way conv_fwd_window_kernel walks x and out: a block
+// of 128 threads owns a strip of each row, every thread `lane` bytes of it; a program owns a
+// run of `chunk` rows; the grid is strips (x) by programs (y, z). Swept: the lane width; the
+// rows a thread loads before it stores them (depth), batched as the conv does (a batch's
+// loads, its stores, the next batch's loads) or pipelined (the next batch's loads issued
+// before this batch's stores: only for 4-byte lanes, the conv's; with wider lanes ptxas
+// interleaves them); the blocks resident on an SM (capped by reserved shared memory); the
+// chunk; and the same strips brought into shared memory by the bulk copy engine (sm_90),
+// `stages` buffers of `depth` rows each. The SASS order of loads and stores was checked with
+// cuobjdump for every kernel here. Every configuration's output is first checked byte for
+// byte against its input, written over poison. The copy counts 2 x the array's bytes, as
+// vt-bench's 1 GiB reference copy (100%) does.
+//
+// Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only]
+// --check-only runs each configuration once on a small array and times nothing (the ctest).
+// Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 128;  // the conv's block (vt::ops::geometry::kBlockThreads)
+
+template <int Bytes>
+struct Lane;
+template <>
+struct Lane<4> {
+  using type = uint32_t;
+};
+template <>
+struct Lane<8> {
+  using type = uint2;
+};
+template <>
+struct Lane<16> {
+  using type = uint4;
+};
+
+struct Shape {
+  const char* src;
+  char* dst;
+  int64_t rows, row_bytes, chunk;
+  uint32_t zero;  // 0, unknown to the compiler (below)
+};
+
+__device__ __forceinline__ int64_t program_index() { return blockIdx.y + static_cast<int64_t>(blockIdx.z) * gridDim.y; }
+
+__device__ __forceinline__ uint32_t& first_word(uint32_t& v) { return v; }
+__device__ __forceinline__ uint32_t& first_word(uint2& v) { return v.x; }
+__device__ __forceinline__ uint32_t& first_word(uint4& v) { return v.x; }
+
+// A batch's stores made to wait for all of its loads, as the conv's SiLU chain makes them:
+// left alone, ptxas moves each read-only load down to its store and keeps 3 or 4 in flight.
+template <class L, int Depth>
+__device__ __forceinline__ void store_batch(char* dst, int64_t row_bytes, L (&v)[Depth], uint32_t zero) {
+  uint32_t all = 0;
+#pragma unroll
+  for (int u = 0; u < Depth; ++u) all |= first_word(v[u]);
+  all &= zero;
+#pragma unroll
+  for (int u = 0; u < Depth; ++u) {
+    first_word(v[u]) ^= all;
+    *reinterpret_cast<L*>(dst + u * row_bytes) = v[u];
+  }
+}
+
+template <class L, int Depth>
+__device__ __forceinline__ void load_batch(L (&v)[Depth], const char* src, int64_t row_bytes) {
+#pragma unroll
+  for (int u = 0; u < Depth; ++u) v[u] = __ldg(reinterpret_cast<const L*>(src + u * row_bytes));
+}
+
+// Registers, `Depth` rows a batch. Batched (the conv's loop): a batch's loads, then its
+// stores, then the next batch's loads. Pipelined: the next batch's loads are issued before
+// this batch's stores, so a thread always has a batch in flight. The run's rest row by row.
+template <int LaneBytes, int Depth, bool Pipelined>
+__global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
+  using L = typename Lane<LaneBytes>::type;
+  const int64_t first = program_index() * s.chunk;
+  const int64_t last = first + s.chunk < s.rows ? first + s.chunk : s.rows;
+  const int64_t col = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * LaneBytes;
+  const char* src = s.src + col;
+  char* dst = s.dst + col;
+  int64_t t = first;
+  if constexpr (Pipelined) {
+    if (t + Depth <= last) {
+      L cur[Depth];
+      load_batch(cur, src + t * s.row_bytes, s.row_bytes);
+      for (; t + 2 * Depth <= last; t += Depth) {
+        L next[Depth];
+        load_batch(next, src + (t + Depth) * s.row_bytes, s.row_bytes);
+        store_batch(dst + t * s.row_bytes, s.row_bytes, cur, s.zero);
+#pragma unroll
+        for (int u = 0; u < Depth; ++u) cur[u] = next[u];
+      }
+      store_batch(dst + t * s.row_bytes, s.row_bytes, cur, s.zero);
+      t += Depth;
+    }
+  } else {
+    for (; t + Depth <= last; t += Depth) {
+      L v[Depth];
+      load_batch(v, src + t * s.row_bytes, s.row_bytes);
+      store_batch(dst + t * s.row_bytes, s.row_bytes, v, s.zero);
+    }
+  }
+  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
+}
+
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ uint32_t shared_addr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void mbar_init(uint64_t* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_expect_bytes(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(shared_addr(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  asm volatile(
+      "{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra wait;\n}" ::"r"(
+          shared_addr(bar)),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   shared_addr(dst)),
+               "l"(src), "r"(bytes), "r"(shared_addr(bar))
+               : "memory");
+}
+#endif
+
+// Bulk copies: warp 0 fills `stages` buffers of Depth rows of the block's strip (one row a
+// lane), each completing on its own mbarrier; every thread stores its lane of each row from
+// shared memory, and a buffer is refilled once the whole block is past it.
+template <int LaneBytes, int Depth>
+__global__ void __launch_bounds__(kThreads) staged_copy_kernel(const Shape s, int stages) {
+#if __CUDA_ARCH__ >= 900
+  using L = typename Lane<LaneBytes>::type;
+  constexpr int kStrip = kThreads * LaneBytes;
+  extern __shared__ __align__(128) char smem[];  // [stages][Depth][kStrip], then the barriers
+  uint64_t* bar = reinterpret_cast<uint64_t*>(smem + static_cast<size_t>(stages) * Depth * kStrip);
+  const int64_t first = program_index() * s.chunk;
+  const int64_t last = first + s.chunk < s.rows ? first + s.chunk : s.rows;
+  const int64_t col0 = static_cast<int64_t>(blockIdx.x) * kStrip;
+  const int64_t batches = (last - first + Depth - 1) / Depth;
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const bool issuer = threadIdx.x < 32;
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < stages; ++b) mbar_init(bar + b);
+    mbar_init_fence();
+  }
+  __syncthreads();
+  auto fill = [&](int64_t b) {
+    const int st = static_cast<int>(b % stages);
+    const int64_t t0 = first + b * Depth;
+    const int n = static_cast<int>(last - t0 < Depth ? last - t0 : Depth);
+    if (lane == 0) mbar_expect_bytes(bar + st, static_cast<uint32_t>(n * kStrip));
+    __syncwarp();
+    for (int u = lane; u < n; u += 32)
+      bulk_copy_to_shared(smem + (static_cast<size_t>(st) * Depth + u) * kStrip, s.src + (t0 + u) * s.row_bytes + col0, kStrip,
+                          bar + st);
+  };
+  if (issuer)
+    for (int64_t b = 0; b < batches && b < stages; ++b) fill(b);
+  for (int64_t b = 0; b < batches; ++b) {
+    const int st = static_cast<int>(b % stages);
+    const int64_t t0 = first + b * Depth;
+    const int n = static_cast<int>(last - t0 < Depth ? last - t0 : Depth);
+    mbar_wait(bar + st, static_cast<uint32_t>((b / stages) & 1));
+    const char* row = smem + static_cast<size_t>(st) * Depth * kStrip + threadIdx.x * LaneBytes;
+    char* out = s.dst + t0 * s.row_bytes + col0 + threadIdx.x * LaneBytes;
+#pragma unroll
+    for (int u = 0; u < Depth; ++u)
+      if (u < n) *reinterpret_cast<L*>(out + u * s.row_bytes) = *reinterpret_cast<const L*>(row + u * kStrip);
+    __syncthreads();  // the buffer is free
+    if (issuer && b + stages < batches) {
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the reads above before the engine's writes
+      fill(b + stages);
+    }
+  }
+#else
+  (void)s;
+  (void)stages;
+  __trap();  // launched only where the compute capability is 9 or more
+#endif
+}
+
+// The copy engine's reference in kernel form: 16 bytes a thread, grid-stride.
+__global__ void flat_copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, int64_t n) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    dst[i] = __ldg(src + i);
+}
+
+__global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t n, unsigned long long* count) {
+  unsigned long long local = 0;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const uint4 x = a[i], y = b[i];
+    local += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
+  }
+  if (local) atomicAdd(count, local);
+}
+
+// A rows x row_bytes array of pseudo-random words (not zeros: some memory systems compress them).
+__global__ void fill_kernel(uint32_t* p, int64_t n, uint32_t seed) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    p[i] = h;
+  }
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "cuda_strip_copy: %s: %s\n", what, cudaGetErrorString(e));
+  // No driver, only the stub library, no device: not here (as the plugin reads them).
+  const bool absent = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorStubLibrary;
+  std::exit(absent ? 77 : 1);
+}
+
+struct Device {
+  int sms = 0, cc_major = 0, smem_per_sm = 0, smem_reserved = 0, smem_optin = 0;
+};
+
+// The median per launch of `launches` launches between two events, over 9 samples.
+template <class Body>
+double median_us(int launches, Body body) {
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate");
+  check(cudaEventCreate(&b), "cudaEventCreate");
+  for (int i = 0; i < launches; ++i) body();  // warm-up
+  std::vector<double> us;
+  for (int i = 0; i < 9; ++i) {
+    check(cudaEventRecord(a), "cudaEventRecord");
+    for (int j = 0; j < launches; ++j) body();
+    check(cudaEventRecord(b), "cudaEventRecord");
+    check(cudaEventSynchronize(b), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
+    us.push_back(ms * 1e3 / launches);
+  }
+  check(cudaEventDestroy(a), "cudaEventDestroy");
+  check(cudaEventDestroy(b), "cudaEventDestroy");
+  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+  return us[us.size() / 2];
+}
+
+struct Run {
+  bool check_only = false;
+  int launches = 10;
+  double copy_gbs = 0;  // the 1 GiB copy, as vt-bench measures it
+  int failures = 0;
+  uint4* src = nullptr;
+  uint4* dst = nullptr;
+  unsigned long long* count = nullptr;
+  Shape shape{};
+  int64_t words16 = 0;  // the array in 16-byte words
+};
+
+// One configuration: poison, one launch, the byte check, then (unless check_only) the timing.
+template <class Launch>
+void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stages, int blocks_per_sm, int regs, Launch launch) {
+  check(cudaMemset(r.dst, 0xa5, static_cast<size_t>(r.words16) * 16), "cudaMemset");
+  launch();
+  check(cudaGetLastError(), "launch");
+  check(cudaMemset(r.count, 0, sizeof *r.count), "cudaMemset");
+  count_mismatches_kernel<<<1024, 256>>>(r.src, r.dst, r.words16, r.count);
+  unsigned long long bad = 0;
+  check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  if (bad) ++r.failures;
+  std::printf("%-7s %6d %5d %6d %7d %10d %5d", kind, chunk, lane, depth, stages, blocks_per_sm, regs);
+  if (r.check_only || bad) {
+    std::printf(" %10s %8s %7s  %s\n", "-", "-", "-", bad ? "MISMATCH" : "exact");
+  } else {
+    const double us = median_us(r.launches, launch);
+    const double gbs = 2.0 * static_cast<double>(r.words16) * 16 / (us * 1e-6) / 1e9;
+    std::printf(" %10.2f %8.1f %6.1f%%  exact\n", us, gbs, 100.0 * gbs / r.copy_gbs);
+  }
+  std::fflush(stdout);
+}
+
+dim3 strip_grid(const Shape& s, int strip_bytes) {
+  const int64_t programs = (s.rows + s.chunk - 1) / s.chunk;
+  const int64_t z = (programs + 65534) / 65535;
+  return dim3(static_cast<unsigned>(s.row_bytes / strip_bytes), static_cast<unsigned>((programs + z - 1) / z), static_cast<unsigned>(z));
+}
+
+// Reserved shared memory that leaves room for at most `cap` blocks of this kernel an SM.
+int smem_for_cap(const Device& d, int cap) {
+  const int per_block = d.smem_per_sm / cap - d.smem_reserved;
+  return std::min(per_block / 128 * 128, d.smem_optin);
+}
+
+template <int LaneBytes, int Depth, bool Pipelined>
+void strip_configs(Run& r, const Device& d) {
+  auto kernel = strip_copy_kernel<LaneBytes, Depth, Pipelined>;
+  cudaFuncAttributes fa{};
+  check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
+  int measured = 0;  // a cap the registers already undercut gives the same row again
+  for (int cap : {4, 8, 16}) {
+    const int smem = smem_for_cap(d, cap);
+    int resident = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
+    if (resident == measured) continue;
+    measured = resident;
+    const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
+    measure(r, Pipelined ? "piped" : "batched", static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, resident, fa.numRegs,
+            [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape); });
+  }
+}
+
+template <int LaneBytes, int Depth>
+void staged_configs(Run& r, const Device& d) {
+  auto kernel = staged_copy_kernel<LaneBytes, Depth>;
+  cudaFuncAttributes fa{};
+  check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
+  for (int stages : {2, 3, 4}) {
+    const int smem = stages * Depth * kThreads * LaneBytes + stages * 8;
+    if (smem > d.smem_optin) continue;
+    int resident = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
+    const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
+    measure(r, "staged", static_cast<int>(r.shape.chunk), LaneBytes, Depth, stages, resident, fa.numRegs,
+            [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
+  }
+}
+
+int64_t parse_int(const char* flag, const char* v) {
+  char* end = nullptr;
+  const long long x = v ? std::strtoll(v, &end, 10) : 0;
+  if (!v || *end || x <= 0) {
+    std::fprintf(stderr, "cuda_strip_copy: %s needs a positive integer\n", flag);
+    std::exit(2);
+  }
+  return x;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Run r;
+  int64_t rows = 16384, row_bytes = 16384;  // x of C = 8192 bf16 channels at T = 16384
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--rows") rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--row-bytes") row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--check-only") r.check_only = true;
+    else {
+      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only]\n");
+      return 2;
+    }
+  }
+  if (r.check_only) rows = std::min<int64_t>(rows, 1000), row_bytes = std::min<int64_t>(row_bytes, 4096);
+  if (row_bytes % (kThreads * 16) != 0) {
+    std::fprintf(stderr, "cuda_strip_copy: --row-bytes must be a multiple of %d (the widest strip)\n", kThreads * 16);
+    return 2;
+  }
+  int n = 0;
+  check(cudaGetDeviceCount(&n), "cudaGetDeviceCount");
+  if (n == 0) return 77;
+  Device d;
+  check(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
+  check(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, 0), "attribute");
+  check(cudaDeviceGetAttribute(&d.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0), "attribute");
+  check(cudaDeviceGetAttribute(&d.smem_reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0), "attribute");
+  check(cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "attribute");
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+
+  const size_t bytes = static_cast<size_t>(rows * row_bytes);
+  r.words16 = static_cast<int64_t>(bytes / 16);
+  check(cudaMalloc(&r.src, bytes), "cudaMalloc");
+  check(cudaMalloc(&r.dst, bytes), "cudaMalloc");
+  check(cudaMalloc(&r.count, sizeof *r.count), "cudaMalloc");
+  fill_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(r.src), r.words16 * 4, 0x5eed);
+  check(cudaDeviceSynchronize(), "fill");
+
+  if (!r.check_only) {
+    // vt-bench's reference (tools/vt-bench/timing.cpp): a 1 GiB device-to-device copy.
+    const size_t big = size_t{1} << 30;
+    void *a = nullptr, *b = nullptr;
+    check(cudaMalloc(&a, big), "cudaMalloc");
+    check(cudaMalloc(&b, big), "cudaMalloc");
+    check(cudaMemset(a, 0x3c, big), "cudaMemset");
+    const double us = median_us(4, [&] { check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
+    r.copy_gbs = 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
+    check(cudaFree(a), "cudaFree");
+    check(cudaFree(b), "cudaFree");
+  }
+  std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
+              d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
+  if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
+  std::printf("%-7s %6s %5s %6s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "lane", "depth", "stages", "blocks/SM", "regs", "us",
+              "GB/s", "%copy", "output");
+
+  r.shape = Shape{reinterpret_cast<const char*>(r.src), reinterpret_cast<char*>(r.dst), rows, row_bytes, rows, 0};
+  measure(r, "memcpy", 0, 0, 0, 0, 0, 0, [&] { check(cudaMemcpyAsync(r.dst, r.src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
+  measure(r, "flat", 0, 16, 1, 0, 0, 0, [&] { flat_copy_kernel<<<d.sms * 16, 256>>>(r.src, r.dst, r.words16); });
+  for (int64_t chunk : {32, 128, 1024}) {
+    r.shape.chunk = std::min(chunk, rows);
+    strip_configs<4, 4, false>(r, d);
+    strip_configs<4, 8, false>(r, d);
+    strip_configs<4, 16, false>(r, d);
+    strip_configs<4, 32, false>(r, d);
+    strip_configs<4, 4, true>(r, d);
+    strip_configs<4, 8, true>(r, d);
+    strip_configs<4, 16, true>(r, d);
+    strip_configs<8, 8, false>(r, d);
+    strip_configs<8, 16, false>(r, d);
+    strip_configs<16, 4, false>(r, d);
+    strip_configs<16, 8, false>(r, d);
+    strip_configs<16, 16, false>(r, d);
+    if (d.cc_major >= 9) {
+      staged_configs<4, 8>(r, d);
+      staged_configs<4, 16>(r, d);
+      staged_configs<4, 32>(r, d);
+      staged_configs<16, 8>(r, d);
+      staged_configs<16, 16>(r, d);
+    }
+  }
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
+  return r.failures ? 1 : 0;
+}
