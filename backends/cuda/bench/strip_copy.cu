@@ -316,7 +316,7 @@ void strip_configs(Run& r, const Device& d) {
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
   int measured = 0;  // a cap the registers already undercut gives the same row again
-  for (int cap : {4, 8, 16}) {
+  for (int cap : {4, 6, 7, 8, 16}) {
     const int smem = smem_for_cap(d, cap);
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
