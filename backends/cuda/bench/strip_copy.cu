@@ -277,7 +277,8 @@ struct Run {
 
 // One configuration: poison, one launch, the byte check, then (unless check_only) the timing.
 template <class Launch>
-void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stages, int blocks_per_sm, int regs, Launch launch) {
+void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stages, int64_t blocks, int blocks_per_sm, int regs,
+             Launch launch) {
   check(cudaMemset(r.dst, 0xa5, static_cast<size_t>(r.words16) * 16), "cudaMemset");
   launch();
   check(cudaGetLastError(), "launch");
@@ -286,7 +287,7 @@ void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stage
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
-  std::printf("%-7s %6d %5d %6d %7d %10d %5d", kind, chunk, lane, depth, stages, blocks_per_sm, regs);
+  std::printf("%-7s %6d %5d %6d %7d %7lld %10d %5d", kind, chunk, lane, depth, stages, static_cast<long long>(blocks), blocks_per_sm, regs);
   if (r.check_only || bad) {
     std::printf(" %10s %8s %7s  %s\n", "-", "-", "-", bad ? "MISMATCH" : "exact");
   } else {
@@ -302,6 +303,8 @@ dim3 strip_grid(const Shape& s, int strip_bytes) {
   const int64_t z = (programs + 65534) / 65535;
   return dim3(static_cast<unsigned>(s.row_bytes / strip_bytes), static_cast<unsigned>((programs + z - 1) / z), static_cast<unsigned>(z));
 }
+
+int64_t blocks(const dim3& g) { return int64_t{g.x} * g.y * g.z; }
 
 // Reserved shared memory that leaves room for at most `cap` blocks of this kernel an SM.
 int smem_for_cap(const Device& d, int cap) {
@@ -323,7 +326,7 @@ void strip_configs(Run& r, const Device& d) {
     if (resident == measured) continue;
     measured = resident;
     const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, Pipelined ? "piped" : "batched", static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, resident, fa.numRegs,
+    measure(r, Pipelined ? "piped" : "batched", static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape); });
   }
 }
@@ -340,7 +343,7 @@ void staged_configs(Run& r, const Device& d) {
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
     const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, "staged", static_cast<int>(r.shape.chunk), LaneBytes, Depth, stages, resident, fa.numRegs,
+    measure(r, "staged", static_cast<int>(r.shape.chunk), LaneBytes, Depth, stages, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
   }
 }
@@ -410,13 +413,15 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
               d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
-  std::printf("%-7s %6s %5s %6s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "lane", "depth", "stages", "blocks/SM", "regs", "us",
-              "GB/s", "%copy", "output");
+  std::printf("%-7s %6s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "lane", "depth", "stages", "blocks",
+              "blocks/SM", "regs", "us", "GB/s", "%copy", "output");
 
   r.shape = Shape{reinterpret_cast<const char*>(r.src), reinterpret_cast<char*>(r.dst), rows, row_bytes, rows, 0};
-  measure(r, "memcpy", 0, 0, 0, 0, 0, 0, [&] { check(cudaMemcpyAsync(r.dst, r.src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
-  measure(r, "flat", 0, 16, 1, 0, 0, 0, [&] { flat_copy_kernel<<<d.sms * 16, 256>>>(r.src, r.dst, r.words16); });
-  for (int64_t chunk : {32, 128, 1024}) {
+  measure(r, "memcpy", 0, 0, 0, 0, 0, 0, 0,
+          [&] { check(cudaMemcpyAsync(r.dst, r.src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
+  measure(r, "flat", 0, 16, 1, 0, int64_t{d.sms} * 16, 0, 0,
+          [&] { flat_copy_kernel<<<d.sms * 16, 256>>>(r.src, r.dst, r.words16); });
+  for (int64_t chunk : {32, 128, 512}) {
     r.shape.chunk = std::min(chunk, rows);
     strip_configs<4, 4, false>(r, d);
     strip_configs<4, 8, false>(r, d);
