@@ -17,8 +17,11 @@
 #       NAME=FILE one with a patch applied (git apply, else patch -p1; the run stops if it
 #       does not apply), such as those in docs/experiments. All plugins build at once. Each
 #       round times every build once, so the spread between rounds shows the noise. Cases up
-#       to vt-bench's default --check-bytes are checked bit for bit in every build.
+#       to vt-bench's default --check-bytes are checked bit for bit in every build, in the
+#       first round (later rounds run the same binaries on the same inputs: --check-bytes 0).
 #       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
+#       A working tree with base's sources (prepared at the checked-out revision, nothing
+#       changed) is built for its vt-bench but not timed: its rows would be base's again.
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,6 +114,15 @@ for entry in "${trees[@]}"; do
   sources+=("$src")
 done
 
+# What the working tree's checkout holds beside its sources: the device machine's copy has no
+# .git; a checkout here may hold build folders and outputs.
+same_as_base=0
+if diff -rq --exclude=.git --exclude=.ab --exclude=.devdebs --exclude='build*' --exclude=ab-out --exclude=gpu-out \
+  .ab/base . >/dev/null 2>&1; then
+  same_as_base=1
+fi
+timed() { [ "${labels[$1]}" != working ] || [ "$same_as_base" = 0 ]; }
+
 n=${#labels[@]}
 jobs=$(nproc)
 per_build=$(( jobs / n > 1 ? jobs / n : 1 ))
@@ -133,9 +145,10 @@ done
 [ "$failed" = 0 ] || exit 1
 
 bench=$work/working/bin/vt-bench
-row() {  # plugin file, case, variant: the device's result row
+row() {  # plugin file, case, variant, round: the device's result row
   local args=(--device "$backend:0" --case "$2")
   [ -n "$3" ] && args+=(--variant "$3")
+  [ "$4" -gt 1 ] && args+=(--check-bytes 0)  # before bench_args: an explicit --check-bytes wins
   # shellcheck disable=SC2086
   VT_PLUGINS=$1 "$bench" "${args[@]}" $bench_args 2>/dev/null | grep -E "^$backend:0 +[^ (]" || echo "(no row: the case or variant matched nothing)"
 }
@@ -144,6 +157,7 @@ for l in "${labels[@]}"; do [ "${#l}" -gt "$width" ] && width=${#l}; done
 header="builds: ${labels[*]} (base: .ab/base; working: this tree"
 [ ${#trees[@]} -gt 0 ] && header+="; trees: ${trees[*]}"
 header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
+[ "$same_as_base" = 1 ] && header+=$'\n'"working has base's sources: not timed"
 {
   echo "$header"
   for spec in "$@"; do
@@ -154,7 +168,8 @@ header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
     for ((r = 1; r <= rounds; ++r)); do
       rows=()
       for ((i = 0; i < n; ++i)); do
-        rows+=("$(row "$work/${labels[$i]}/lib/lib$plugin.so" "$case_name" "$variant")")
+        if ! timed "$i"; then rows+=(""); continue; fi
+        rows+=("$(row "$work/${labels[$i]}/lib/lib$plugin.so" "$case_name" "$variant" "$r")")
         printf "%-${width}s %s\n" "${labels[$i]}" "${rows[$i]}" | sed "2,\$s/^/$(printf "%${width}s" "") /"
       done
       # Column 5 of a row is the time in us; one ratio per row when a filter matched several.
