@@ -6,10 +6,9 @@
 // A [rows, row_bytes] array is copied the way conv_fwd_window_kernel walks x and out: a block
 // of 128 threads owns a strip of each row, every thread `lane` bytes of it; a program owns a
 // run of `chunk` rows; the grid is strips (x) by programs (y, z). Swept: the lane width; the
-// rows a thread loads before it stores them (depth), batched as the conv does (a batch's
-// loads, its stores, the next batch's loads) or pipelined (the next batch's loads issued
-// before this batch's stores: only for 4-byte lanes, the conv's; with wider lanes ptxas
-// interleaves them); the blocks resident on an SM (capped by reserved shared memory); the
+// rows a thread has in flight (depth), walked as the conv does or in two pipelined ways
+// (Walk below; those only for 4-byte lanes, the conv's: with wider lanes ptxas interleaves a
+// piped walk's loads and stores); the blocks resident on an SM (capped by reserved shared memory); the
 // chunk; and the same strips brought into shared memory by the bulk copy engine (sm_90),
 // `stages` buffers of `depth` rows each. The SASS order of loads and stores was checked with
 // cuobjdump for every kernel here. Every configuration's output is first checked byte for
@@ -62,7 +61,7 @@ __device__ __forceinline__ uint32_t& first_word(uint2& v) { return v.x; }
 __device__ __forceinline__ uint32_t& first_word(uint4& v) { return v.x; }
 
 // A batch's stores made to wait for all of its loads, as the conv's SiLU chain makes them:
-// left alone, ptxas moves each read-only load down to its store and keeps 3 or 4 in flight.
+// left alone, ptxas moved each read-only load down towards its store and kept about 4 in flight.
 template <class L, int Depth>
 __device__ __forceinline__ void store_batch(char* dst, int64_t row_bytes, L (&v)[Depth], uint32_t zero) {
   uint32_t all = 0;
@@ -82,10 +81,15 @@ __device__ __forceinline__ void load_batch(L (&v)[Depth], const char* src, int64
   for (int u = 0; u < Depth; ++u) v[u] = __ldg(reinterpret_cast<const L*>(src + u * row_bytes));
 }
 
-// Registers, `Depth` rows a batch. Batched (the conv's loop): a batch's loads, then its
-// stores, then the next batch's loads. Pipelined: the next batch's loads are issued before
-// this batch's stores, so a thread always has a batch in flight. The run's rest row by row.
-template <int LaneBytes, int Depth, bool Pipelined>
+// How a thread walks its rows in registers, `Depth` rows a batch. Batched (the conv's loop):
+// a batch's loads, then its stores, then the next batch's loads. Piped: the next batch's
+// loads issued before this batch's stores, so a batch is always in flight (twice the
+// registers). Rolling: each row's register reloaded with the row a batch ahead as soon as
+// its store is out, each store waiting for the loads before it, as a conv token waits for
+// its window: about a batch in flight, in one batch's registers.
+enum class Walk { batched, piped, rolling };
+
+template <int LaneBytes, int Depth, Walk How>
 __global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
   using L = typename Lane<LaneBytes>::type;
   const int64_t first = program_index() * s.chunk;
@@ -94,7 +98,7 @@ __global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
   const char* src = s.src + col;
   char* dst = s.dst + col;
   int64_t t = first;
-  if constexpr (Pipelined) {
+  if constexpr (How == Walk::piped) {
     if (t + Depth <= last) {
       L cur[Depth];
       load_batch(cur, src + t * s.row_bytes, s.row_bytes);
@@ -106,6 +110,29 @@ __global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
         for (int u = 0; u < Depth; ++u) cur[u] = next[u];
       }
       store_batch(dst + t * s.row_bytes, s.row_bytes, cur, s.zero);
+      t += Depth;
+    }
+  } else if constexpr (How == Walk::rolling) {
+    if (t + Depth <= last) {
+      L v[Depth];
+      load_batch(v, src + t * s.row_bytes, s.row_bytes);
+      uint32_t chain = 0;
+      auto put = [&](int64_t row, L o) {
+        chain |= first_word(o);
+        first_word(o) ^= chain & s.zero;
+        *reinterpret_cast<L*>(dst + row * s.row_bytes) = o;
+      };
+      for (; t + 2 * Depth <= last; t += Depth) {
+#pragma unroll
+        for (int u = 0; u < Depth; ++u) {
+          put(t + u, v[u]);
+          // Its address waits for the rows stored so far, as the conv's reload waits for the
+          // token's code: free, ptxas issued all reloads ahead of the stores (a piped walk).
+          v[u] = __ldg(reinterpret_cast<const L*>(src + (t + Depth + u) * s.row_bytes + (chain & s.zero)));
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < Depth; ++u) put(t + u, v[u]);
       t += Depth;
     }
   } else {
@@ -312,9 +339,10 @@ int smem_for_cap(const Device& d, int cap) {
   return std::min(per_block / 128 * 128, d.smem_optin);
 }
 
-template <int LaneBytes, int Depth, bool Pipelined>
+template <int LaneBytes, int Depth, Walk How>
 void strip_configs(Run& r, const Device& d) {
-  auto kernel = strip_copy_kernel<LaneBytes, Depth, Pipelined>;
+  auto kernel = strip_copy_kernel<LaneBytes, Depth, How>;
+  const char* kind = How == Walk::piped ? "piped" : How == Walk::rolling ? "rolling" : "batched";
   cudaFuncAttributes fa{};
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
@@ -326,7 +354,7 @@ void strip_configs(Run& r, const Device& d) {
     if (resident == measured) continue;
     measured = resident;
     const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, Pipelined ? "piped" : "batched", static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
+    measure(r, kind, static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape); });
   }
 }
@@ -423,18 +451,20 @@ int main(int argc, char** argv) {
           [&] { flat_copy_kernel<<<d.sms * 16, 256>>>(r.src, r.dst, r.words16); });
   for (int64_t chunk : {32, 128, 512}) {
     r.shape.chunk = std::min(chunk, rows);
-    strip_configs<4, 4, false>(r, d);
-    strip_configs<4, 8, false>(r, d);
-    strip_configs<4, 16, false>(r, d);
-    strip_configs<4, 32, false>(r, d);
-    strip_configs<4, 4, true>(r, d);
-    strip_configs<4, 8, true>(r, d);
-    strip_configs<4, 16, true>(r, d);
-    strip_configs<8, 8, false>(r, d);
-    strip_configs<8, 16, false>(r, d);
-    strip_configs<16, 4, false>(r, d);
-    strip_configs<16, 8, false>(r, d);
-    strip_configs<16, 16, false>(r, d);
+    strip_configs<4, 4, Walk::batched>(r, d);
+    strip_configs<4, 8, Walk::batched>(r, d);
+    strip_configs<4, 16, Walk::batched>(r, d);
+    strip_configs<4, 32, Walk::batched>(r, d);
+    strip_configs<4, 4, Walk::piped>(r, d);
+    strip_configs<4, 8, Walk::piped>(r, d);
+    strip_configs<4, 16, Walk::piped>(r, d);
+    strip_configs<4, 8, Walk::rolling>(r, d);
+    strip_configs<4, 16, Walk::rolling>(r, d);
+    strip_configs<8, 8, Walk::batched>(r, d);
+    strip_configs<8, 16, Walk::batched>(r, d);
+    strip_configs<16, 4, Walk::batched>(r, d);
+    strip_configs<16, 8, Walk::batched>(r, d);
+    strip_configs<16, 16, Walk::batched>(r, d);
     if (d.cc_major >= 9) {
       staged_configs<4, 8>(r, d);
       staged_configs<4, 16>(r, d);
