@@ -29,24 +29,13 @@
 #include <string>
 #include <vector>
 
+#include "../kernels/word.cuh"
+
 namespace {
 
 constexpr int kThreads = 128;  // the conv's block (vt::ops::geometry::kBlockThreads)
 
-template <int Bytes>
-struct Lane;
-template <>
-struct Lane<4> {
-  using type = uint32_t;
-};
-template <>
-struct Lane<8> {
-  using type = uint2;
-};
-template <>
-struct Lane<16> {
-  using type = uint4;
-};
+using vt::cuda::kern::Word;
 
 struct Shape {
   const char* src;
@@ -92,7 +81,7 @@ enum class Walk { batched, piped, rolling };
 
 template <int LaneBytes, int Depth, Walk How>
 __global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
-  using L = typename Lane<LaneBytes>::type;
+  using L = typename Word<LaneBytes>::type;
   const int64_t first = program_index() * s.chunk;
   const int64_t last = first + s.chunk < s.rows ? first + s.chunk : s.rows;
   const int64_t col = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * LaneBytes;
@@ -180,7 +169,7 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
 template <int LaneBytes, int Depth>
 __global__ void __launch_bounds__(kThreads) staged_copy_kernel(const Shape s, int stages) {
 #if __CUDA_ARCH__ >= 900
-  using L = typename Lane<LaneBytes>::type;
+  using L = typename Word<LaneBytes>::type;
   constexpr int kStrip = kThreads * LaneBytes;
   extern __shared__ __align__(128) char smem[];  // [stages][Depth][kStrip], then the barriers
   uint64_t* bar = reinterpret_cast<uint64_t*>(smem + static_cast<size_t>(stages) * Depth * kStrip);

@@ -13,6 +13,7 @@
 #include "vt/ops/portable_dtype.h"
 #include "vt/ops/portable_math.h"
 #include "vt/plugin_abi.h"
+#include "word.cuh"
 
 namespace vt::cuda::kern {
 
@@ -245,27 +246,6 @@ __device__ __forceinline__ void conv_token(float (&win)[Vec][K], const float (&w
   }
 }
 
-// Read-only loads through the non-coherent path of `Bytes` bytes (the kernels' inputs never
-// alias their outputs, validated before any provider runs).
-template <int Bytes>
-struct Word;
-template <>
-struct Word<16> {
-  using type = uint4;
-};
-template <>
-struct Word<8> {
-  using type = uint2;
-};
-template <>
-struct Word<4> {
-  using type = unsigned int;
-};
-template <>
-struct Word<2> {
-  using type = unsigned short;
-};
-
 // `Vec` elements of type E, loaded or stored as one word.
 template <Elem E, int Vec>
 struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
@@ -290,6 +270,8 @@ struct alignas(sizeof(typename ElemTraits<E>::raw) * Vec) Packet {
   __device__ __forceinline__ void set(int i, float f) { v[i] = ElemTraits<E>::narrow(f); }
 };
 
+// A read-only load through the non-coherent path (the kernels' inputs never alias their
+// outputs, validated before any provider runs).
 template <Elem E, int Vec>
 __device__ __forceinline__ Packet<E, Vec> load_packet(const char* p) {
   using W = typename Word<Packet<E, Vec>::kBytes>::type;
