@@ -83,9 +83,11 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
   const int64_t warp_c0 = c0 - lane * V;
   const bool staged = kUpdateStageState && warp_c0 + 32 * V <= p.C;  // the same for the whole warp
 
-  // What needs no slot first: the four channels' weights, 4 K elements in a row, as K
-  // packets of four, the bias as one, and the first token. Plain loads for x, not the
-  // read-only path: out may be x (each token is read before it is written).
+  // What needs no slot: the four channels' weights, 4 K elements in a row, as K packets of
+  // four, the bias as one, and the first token. Plain loads for x, not the read-only path:
+  // out may be x (each token is read before it is written). Written before the slot's test,
+  // but in SASS (sm_80, sm_90, every width and type) ptxas issues them after it, with the
+  // state's loads: a padding sequence loads only its slot, and no round trip is added.
   using Wk = Packet<WE, V>;
   Wk wpk[K], bpk;
   const char* wrow = p.w.base + c0 * (K * int64_t{sizeof(typename Wk::raw)});
