@@ -4,42 +4,21 @@
 // Prints the median per launch of each, in microseconds.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <vector>
+
+#include "bench_support.cuh"
 
 namespace {
 
 __global__ void empty_kernel() {}
 
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "cuda_empty_launch: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? 77 : 1);
-}
+constexpr const char* kTool = "cuda_empty_launch";
+void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
 
+// 20 warm-up calls of body, then 101 samples.
 template <class Body>
 double median_us_per(int launches, Body body, cudaStream_t s) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  for (int i = 0; i < 20; ++i) body();  // warm-up
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
-  std::vector<double> us;
-  for (int i = 0; i < 101; ++i) {
-    check(cudaEventRecord(a, s), "cudaEventRecord");
-    body();
-    check(cudaEventRecord(b, s), "cudaEventRecord");
-    check(cudaEventSynchronize(b), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-    us.push_back(ms * 1e3 / launches);
-  }
-  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return us[us.size() / 2];
+  return vt::cuda::bench::median_us_per_launch(kTool, launches, 20, 101, s, body);
 }
 
 }  // namespace

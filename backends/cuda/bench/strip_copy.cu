@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../kernels/word.cuh"
+#include "bench_support.cuh"
 
 namespace {
 
@@ -244,39 +245,20 @@ __global__ void fill_kernel(uint32_t* p, int64_t n, uint32_t seed) {
   }
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "cuda_strip_copy: %s: %s\n", what, cudaGetErrorString(e));
-  // No driver, only the stub library, no device: not here (as the plugin reads them).
-  const bool absent = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorStubLibrary;
-  std::exit(absent ? 77 : 1);
-}
+constexpr const char* kTool = "cuda_strip_copy";
+void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
 
 struct Device {
   int sms = 0, cc_major = 0, smem_per_sm = 0, smem_reserved = 0, smem_optin = 0;
 };
 
-// The median per launch of `launches` launches between two events, over 9 samples.
+// The median per launch of `launches` launches back to back, over 9 samples, after as many
+// launches again.
 template <class Body>
 double median_us(int launches, Body body) {
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "cudaEventCreate");
-  check(cudaEventCreate(&b), "cudaEventCreate");
-  for (int i = 0; i < launches; ++i) body();  // warm-up
-  std::vector<double> us;
-  for (int i = 0; i < 9; ++i) {
-    check(cudaEventRecord(a), "cudaEventRecord");
+  return vt::cuda::bench::median_us_per_launch(kTool, launches, 1, 9, cudaStream_t{}, [&] {
     for (int j = 0; j < launches; ++j) body();
-    check(cudaEventRecord(b), "cudaEventRecord");
-    check(cudaEventSynchronize(b), "cudaEventSynchronize");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, a, b), "cudaEventElapsedTime");
-    us.push_back(ms * 1e3 / launches);
-  }
-  check(cudaEventDestroy(a), "cudaEventDestroy");
-  check(cudaEventDestroy(b), "cudaEventDestroy");
-  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
-  return us[us.size() / 2];
+  });
 }
 
 struct Run {
