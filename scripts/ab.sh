@@ -71,6 +71,12 @@ work=/tmp/vt-ab
 rm -rf "$work/trees"
 mkdir -p "$work/trees"
 
+# What a checkout holds beside its sources (names, at any depth): left out of the trees'
+# copies and of the comparison with base. The device machine's copy has no .git; a checkout
+# here may hold build folders and outputs.
+not_sources=()
+for x in .git .ab .devdebs 'build*' ab-out gpu-out; do not_sources+=(--exclude="$x"); done
+
 # The builds: label, source folder, build folder; base and working first.
 labels=(base working)
 sources=(.ab/base .)
@@ -93,7 +99,7 @@ for entry in "${trees[@]}"; do
   case " ${labels[*]} " in *" $name "*) echo "ab.sh: two builds named $name" >&2; exit 2 ;; esac
   src=$work/trees/$name
   mkdir -p "$src"
-  tar -c --exclude=./.ab --exclude=./.devdebs --exclude='./build*' --exclude=./ab-out . | tar -x -C "$src"
+  tar -c "${not_sources[@]}" . | tar -x -C "$src"
   if [ "$kind" = sed ]; then
     [ -f "$src/$file" ] || { echo "ab.sh: tree $name: no file $file" >&2; exit 2; }
     sed -i "$expr" "$src/$file"
@@ -114,13 +120,8 @@ for entry in "${trees[@]}"; do
   sources+=("$src")
 done
 
-# What the working tree's checkout holds beside its sources: the device machine's copy has no
-# .git; a checkout here may hold build folders and outputs.
 same_as_base=0
-if diff -rq --exclude=.git --exclude=.ab --exclude=.devdebs --exclude='build*' --exclude=ab-out --exclude=gpu-out \
-  .ab/base . >/dev/null 2>&1; then
-  same_as_base=1
-fi
+diff -rq "${not_sources[@]}" .ab/base . >/dev/null 2>&1 && same_as_base=1
 timed() { [ "${labels[$1]}" != working ] || [ "$same_as_base" = 0 ]; }
 
 n=${#labels[@]}
