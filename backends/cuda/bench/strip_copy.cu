@@ -79,12 +79,12 @@ __device__ __forceinline__ void load_batch(L (&v)[Depth], const char* src, int64
 // its window: about a batch in flight, in one batch's registers.
 enum class Walk { batched, piped, rolling };
 
-template <int LaneBytes, int Depth, Walk How>
-__global__ void __launch_bounds__(kThreads) strip_copy_kernel(const Shape s) {
+template <int LaneBytes, int Depth, Walk How, int Threads>
+__global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
   using L = typename Word<LaneBytes>::type;
   const int64_t first = program_index() * s.chunk;
   const int64_t last = first + s.chunk < s.rows ? first + s.chunk : s.rows;
-  const int64_t col = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * LaneBytes;
+  const int64_t col = (static_cast<int64_t>(blockIdx.x) * Threads + threadIdx.x) * LaneBytes;
   const char* src = s.src + col;
   char* dst = s.dst + col;
   int64_t t = first;
@@ -275,7 +275,7 @@ struct Run {
 
 // One configuration: poison, one launch, the byte check, then (unless check_only) the timing.
 template <class Launch>
-void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stages, int64_t blocks, int blocks_per_sm, int regs,
+void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks, int blocks_per_sm, int regs,
              Launch launch) {
   check(cudaMemset(r.dst, 0xa5, static_cast<size_t>(r.words16) * 16), "cudaMemset");
   launch();
@@ -285,7 +285,7 @@ void measure(Run& r, const char* kind, int chunk, int lane, int depth, int stage
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
-  std::printf("%-7s %6d %5d %6d %7d %7lld %10d %5d", kind, chunk, lane, depth, stages, static_cast<long long>(blocks), blocks_per_sm, regs);
+  std::printf("%-7s %6d %7d %5d %6d %7d %7lld %10d %5d", kind, chunk, threads, lane, depth, stages, static_cast<long long>(blocks), blocks_per_sm, regs);
   if (r.check_only || bad) {
     std::printf(" %10s %8s %7s  %s\n", "-", "-", "-", bad ? "MISMATCH" : "exact");
   } else {
@@ -310,9 +310,9 @@ int smem_for_cap(const Device& d, int cap) {
   return std::min(per_block / 128 * 128, d.smem_optin);
 }
 
-template <int LaneBytes, int Depth, Walk How>
+template <int LaneBytes, int Depth, Walk How, int Threads = kThreads>
 void strip_configs(Run& r, const Device& d) {
-  auto kernel = strip_copy_kernel<LaneBytes, Depth, How>;
+  auto kernel = strip_copy_kernel<LaneBytes, Depth, How, Threads>;
   const char* kind = How == Walk::piped ? "piped" : How == Walk::rolling ? "rolling" : "batched";
   cudaFuncAttributes fa{};
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
@@ -321,12 +321,12 @@ void strip_configs(Run& r, const Device& d) {
   for (int cap : {4, 6, 7, 8, 16}) {
     const int smem = smem_for_cap(d, cap);
     int resident = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Threads, static_cast<size_t>(smem)), "occupancy");
     if (resident == measured) continue;
     measured = resident;
-    const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, kind, static_cast<int>(r.shape.chunk), LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
-            [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape); });
+    const dim3 grid = strip_grid(r.shape, Threads * LaneBytes);
+    measure(r, kind, static_cast<int>(r.shape.chunk), Threads, LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
+            [&] { kernel<<<grid, Threads, static_cast<size_t>(smem)>>>(r.shape); });
   }
 }
 
@@ -342,7 +342,7 @@ void staged_configs(Run& r, const Device& d) {
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
     const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, "staged", static_cast<int>(r.shape.chunk), LaneBytes, Depth, stages, blocks(grid), resident, fa.numRegs,
+    measure(r, "staged", static_cast<int>(r.shape.chunk), kThreads, LaneBytes, Depth, stages, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
   }
 }
@@ -418,13 +418,13 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
               d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
-  std::printf("%-7s %6s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "lane", "depth", "stages", "blocks",
+  std::printf("%-7s %6s %7s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "threads", "lane", "depth", "stages", "blocks",
               "blocks/SM", "regs", "us", "GB/s", "%copy", "output");
 
   r.shape = Shape{reinterpret_cast<const char*>(r.src), reinterpret_cast<char*>(r.dst), rows, row_bytes, rows, 0};
-  measure(r, "memcpy", 0, 0, 0, 0, 0, 0, 0,
+  measure(r, "memcpy", 0, 0, 0, 0, 0, 0, 0, 0,
           [&] { check(cudaMemcpyAsync(r.dst, r.src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
-  measure(r, "flat", 0, 16, 1, 0, int64_t{d.sms} * 16, 0, 0,
+  measure(r, "flat", 0, 256, 16, 1, 0, int64_t{d.sms} * 16, 0, 0,
           [&] { flat_copy_kernel<<<d.sms * 16, 256>>>(r.src, r.dst, r.words16); });
   for (int64_t chunk : {32, 128, 512}) {
     r.shape.chunk = std::min(chunk, rows);
@@ -442,6 +442,10 @@ int main(int argc, char** argv) {
     strip_configs<16, 4, Walk::batched>(r, d);
     strip_configs<16, 8, Walk::batched>(r, d);
     strip_configs<16, 16, Walk::batched>(r, d);
+    // Wider blocks of the conv's 4-byte lanes: a block's strip of a row 1 or 2 KiB, not 512 bytes.
+    strip_configs<4, 8, Walk::batched, 256>(r, d);
+    strip_configs<4, 8, Walk::batched, 512>(r, d);
+    strip_configs<4, 16, Walk::batched, 512>(r, d);
     if (d.cc_major >= 9) {
       staged_configs<4, 8>(r, d);
       staged_configs<4, 16>(r, d);
