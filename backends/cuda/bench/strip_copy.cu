@@ -5,7 +5,8 @@
 //
 // A [rows, row_bytes] array is copied the way conv_fwd_window_kernel walks x and out: a block
 // of 128 threads owns a strip of each row, every thread `lane` bytes of it; a program owns a
-// run of `chunk` rows; the grid is strips (x) by programs (y, z). Swept: the lane width; the
+// run of `chunk` rows; the grid is strips (x) by programs (y, z). Swept: the lane width, and
+// for the conv's 4-byte lanes the block's width too (256 and 512 threads); the
 // rows a thread has in flight (depth), walked as the conv does or in two pipelined ways
 // (Walk below; those only for 4-byte lanes, the conv's: with wider lanes ptxas interleaves a
 // piped walk's loads and stores); the blocks resident on an SM (capped by reserved shared memory); the
