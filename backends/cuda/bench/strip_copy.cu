@@ -16,8 +16,11 @@
 // byte against its input, written over poison. The copy counts 2 x the array's bytes, as
 // vt-bench's 1 GiB reference copy (100%) does.
 //
-// Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only]
+// Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]
 // --check-only runs each configuration once on a small array and times nothing (the ctest).
+// --only runs the one configuration whose row starts with KEY's fields (kind, chunk, threads,
+// lane, depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first
+// launch is the byte check's, for a profiler's --launch-count 1.
 // Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
 #include <cuda_runtime.h>
 
@@ -264,6 +267,8 @@ double median_us(int launches, Body body) {
 
 struct Run {
   bool check_only = false;
+  std::string only;  // a configuration's key, or empty for all
+  int matched = 0;
   int launches = 10;
   double copy_gbs = 0;  // the 1 GiB copy, as vt-bench measures it
   int failures = 0;
@@ -278,6 +283,13 @@ struct Run {
 template <class Launch>
 void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks, int blocks_per_sm, int regs,
              Launch launch) {
+  if (!r.only.empty()) {
+    const std::string key = std::string(kind) + "/" + std::to_string(chunk) + "/" + std::to_string(threads) + "/" +
+                            std::to_string(lane) + "/" + std::to_string(depth) + "/" + std::to_string(stages) + "/" +
+                            std::to_string(blocks_per_sm);
+    if (key != r.only) return;
+    ++r.matched;
+  }
   check(cudaMemset(r.dst, 0xa5, static_cast<size_t>(r.words16) * 16), "cudaMemset");
   launch();
   check(cudaGetLastError(), "launch");
@@ -368,8 +380,9 @@ int main(int argc, char** argv) {
     if (a == "--rows") rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
     else if (a == "--row-bytes") row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
     else if (a == "--check-only") r.check_only = true;
+    else if (a == "--only" && i + 1 < argc) r.only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only]\n");
+      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]\n");
       return 2;
     }
   }
@@ -457,5 +470,9 @@ int main(int argc, char** argv) {
   }
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
+  if (!r.only.empty() && r.matched == 0) {
+    std::fprintf(stderr, "cuda_strip_copy: no configuration is %s\n", r.only.c_str());
+    return 2;
+  }
   return r.failures ? 1 : 0;
 }
