@@ -18,9 +18,9 @@
 //
 // Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]
 // --check-only runs each configuration once on a small array and times nothing (the ctest).
-// --only runs the one configuration whose row starts with KEY's fields (kind, chunk, threads,
-// lane, depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first
-// launch is the byte check's, for a profiler's --launch-count 1.
+// --only runs the one configuration whose row has KEY's fields (kind, chunk, threads, lane,
+// depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first launch is
+// the byte check's, for a profiler's --launch-count 1. Exit status 2 if none has them.
 // Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
 #include <cuda_runtime.h>
 
@@ -281,8 +281,8 @@ struct Run {
 
 // One configuration: poison, one launch, the byte check, then (unless check_only) the timing.
 template <class Launch>
-void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks, int blocks_per_sm, int regs,
-             Launch launch) {
+void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks,
+             int blocks_per_sm, int regs, Launch launch) {
   if (!r.only.empty()) {
     const std::string key = std::string(kind) + "/" + std::to_string(chunk) + "/" + std::to_string(threads) + "/" +
                             std::to_string(lane) + "/" + std::to_string(depth) + "/" + std::to_string(stages) + "/" +
@@ -298,7 +298,8 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
-  std::printf("%-7s %6d %7d %5d %6d %7d %7lld %10d %5d", kind, chunk, threads, lane, depth, stages, static_cast<long long>(blocks), blocks_per_sm, regs);
+  std::printf("%-7s %6d %7d %5d %6d %7d %7lld %10d %5d", kind, chunk, threads, lane, depth, stages,
+              static_cast<long long>(blocks), blocks_per_sm, regs);
   if (r.check_only || bad) {
     std::printf(" %10s %8s %7s  %s\n", "-", "-", "-", bad ? "MISMATCH" : "exact");
   } else {
@@ -432,8 +433,8 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
               d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
-  std::printf("%-7s %6s %7s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "threads", "lane", "depth", "stages", "blocks",
-              "blocks/SM", "regs", "us", "GB/s", "%copy", "output");
+  std::printf("%-7s %6s %7s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "threads", "lane", "depth",
+              "stages", "blocks", "blocks/SM", "regs", "us", "GB/s", "%copy", "output");
 
   r.shape = Shape{reinterpret_cast<const char*>(r.src), reinterpret_cast<char*>(r.dst), rows, row_bytes, rows, 0};
   measure(r, "memcpy", 0, 0, 0, 0, 0, 0, 0, 0,
