@@ -40,6 +40,10 @@ inline char* ptr(vt_mem mem) { return reinterpret_cast<char*>(mem); }
 // calls it first, since the host may use several devices from one thread.
 vt_status use_device(int device);
 
+// Whether `device` has sm_90's bulk copy engine (the conv prefill's staged x), asked of the
+// driver once per device: every conv launch wants it.
+bool bulk_copies(int device);
+
 }  // namespace vt::cuda
 
 #define VT_CUDA_TRY(call, what)                                  \

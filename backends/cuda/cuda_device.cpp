@@ -193,6 +193,21 @@ vt_status check(cudaError_t err, const char* what) {
   return fail(VT_STATUS_DEVICE_ERROR, std::string("cuda: ") + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
 }
 
+bool bulk_copies(int device) {
+  constexpr int kKnown = 64;
+  static std::atomic<int> known[kKnown];  // 0 not asked yet, 1 no, 2 yes
+  if (device < 0 || device >= kKnown) return false;
+  int v = known[device].load(std::memory_order_relaxed);
+  if (v == 0) {
+    int major = 0;
+    const bool asked = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess;
+    if (!asked) cudaGetLastError();
+    v = asked && major >= 9 ? 2 : 1;
+    known[device].store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
+}
+
 vt_status use_device(int device) {
   int current = -1;
   if (cudaGetDevice(&current) == cudaSuccess && current == device) return VT_OK;

@@ -165,6 +165,95 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, V::channel_tile1);
 }
 
+// Where x goes through shared memory by bulk copies: the two-channel tile's SiLU packets on a
+// device with the copy engine and 16-byte rows, by default only for whole 128-token programs
+// over at least kStageXMinBlocks blocks; VT_CONV_STAGE_X forces it on or off.
+TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
+  auto s = bf16_shape(16384, 8192, 1);  // the CUDA backend's chunks: 4..128 tokens
+  s.x_pair_aligned = true;
+  s.min_sequence_chunk = 4;
+  s.max_sequence_chunk = 128;
+  s.bulk_copies = true;
+  geo::ConvSwitches sw;  // the defaults: no plan followed, the two-channel tile
+  auto g = geo::conv_fwd_geometry(s, sw);
+  ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
+  EXPECT_EQ(g.chunk, 128);
+  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1));
+  EXPECT_TRUE(g.stage_x);
+
+  auto many = s;  // 256 sequences of 64 tokens on average: as many blocks, short programs
+  many.seqs = 256;
+  EXPECT_EQ(geo::conv_fwd_geometry(many, sw).chunk, 128);
+  EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_x);
+  many.seqs = 16;  // 1024 on average
+  EXPECT_TRUE(geo::conv_fwd_geometry(many, sw).stage_x);
+  auto few = s;  // 8192 tokens: 32 x 65 blocks, under the threshold
+  few.tokens = 8192;
+  EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
+  few.channels = 12288;  // 48 x 65
+  EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
+  few.channels = 16384;  // 64 x 65
+  EXPECT_TRUE(geo::conv_fwd_geometry(few, sw).stage_x);
+  few.channels = 8192;
+  few.tokens = 1024;
+  EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
+  EXPECT_EQ(geo::conv_fwd_geometry(few, sw).chunk, 32);
+  sw.stage_x = 1;  // forced: wherever it can, with the longest programs
+  g = geo::conv_fwd_geometry(few, sw);
+  EXPECT_TRUE(g.stage_x);
+  EXPECT_EQ(g.chunk, 128);
+  EXPECT_EQ(g.grid_y, 1024 / 128 + 1);
+  few.tokens = 128;  // 4-token programs by default, 128 when forced
+  EXPECT_TRUE(geo::conv_fwd_geometry(few, sw).stage_x);
+  EXPECT_EQ(geo::conv_fwd_geometry(few, sw).chunk, 128);
+  sw.stage_x = -1;
+  EXPECT_EQ(geo::conv_fwd_geometry(few, sw).chunk, 4);
+  EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
+  sw.stage_x = 0;
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, sw).stage_x);
+  sw.stage_x = -1;
+
+  // What the staged loop needs, each missing in turn, forced or not.
+  for (int32_t forced : {-1, 1}) {
+    sw.stage_x = forced;
+    auto no_engine = s;
+    no_engine.bulk_copies = false;  // before sm_90, and every other backend
+    no_engine.tokens = 1024;
+    EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, sw).stage_x);
+    EXPECT_EQ(geo::conv_fwd_geometry(no_engine, sw).chunk, 32);  // the mapping as without the switch
+    auto unaligned = s;
+    unaligned.x_vector_aligned = false;
+    EXPECT_FALSE(geo::conv_fwd_geometry(unaligned, sw).stage_x);
+    auto linear = s;
+    linear.silu = false;
+    EXPECT_FALSE(geo::conv_fwd_geometry(linear, sw).stage_x);
+    auto f32 = s;  // one channel a thread
+    f32.x_elem_bytes = 4;
+    EXPECT_FALSE(geo::conv_fwd_geometry(f32, sw).stage_x);
+    auto k3 = s;  // the register window
+    k3.width = 3;
+    EXPECT_FALSE(geo::conv_fwd_geometry(k3, sw).stage_x);
+    auto tile1 = sw;
+    tile1.channel_tile = 1;
+    EXPECT_FALSE(geo::conv_fwd_geometry(s, tile1).stage_x);
+  }
+  sw.stage_x = -1;
+  // A plan's 8-token chunks hold no stage, forced or not; its 128-token ones do.
+  s.has_plan = true;
+  s.plan_items = 16384 / 8;
+  s.plan_chunk = 8;
+  sw.exact_chunks = 1;
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, sw).stage_x);
+  sw.stage_x = 1;
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, sw).stage_x);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).chunk, 8);
+  sw.stage_x = -1;
+  s.plan_items = 16384 / 128;
+  s.plan_chunk = 128;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).mapping, geo::ConvMapping::plan_items);
+  EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).stage_x);
+}
+
 TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
   geo::ConvSwitches sw;
   const geo::ConvUpdateShape decode{256, 8192, false};

@@ -39,6 +39,7 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_REG", 0, kFwd | kUpdate},
                                        {"VT_CONV_CHANNEL_TILE", 1, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 2, kFwd},
+                                       {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
                                        {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv}};
 
 struct Arm {

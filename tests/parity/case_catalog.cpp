@@ -164,6 +164,15 @@ void conv_fwd_cases(Catalog& c) {
     for (int32_t n = 0; n < 1100; ++n) p.lengths.push_back(n * 7 % 11 == 3 ? 0 : n * 5 % 13);  // 0..12, some empty
     p.plan_chunk = 8;
   });
+  // CUDA's staged x (VT_CONV_STAGE_X=1: 128-token programs): two whole channel blocks and a
+  // partial one, 16-byte rows, programs of 8 stages, of 2 and a rest, and shorter than one.
+  c.add<ConvFwdParams>("fwd_staged_x", [](ConvFwdParams& p) {
+    p.channels = 520;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths = {300, 5, 0, 131, 19, 2};
+    p.slots = {3, 0, 5, 1, -1, 2};
+    p.num_slots = 6;
+  });
   // Over 65535 programs (CUDA's grid needs a z slice) and 167k tokens on one channel block,
   // so that programs without a plan are as long as CUDA makes them (128 tokens).
   c.add<ConvFwdParams>("fwd_grid_z", [](ConvFwdParams& p) {

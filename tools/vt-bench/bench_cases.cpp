@@ -46,6 +46,10 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
                 {"tiled", {{"VT_CONV_REG", 0}, {"VT_CONV_CHANNEL_TILE", 0}}, {}},
                 switched("tile1", "VT_CONV_CHANNEL_TILE", 1),
                 switched("tile2", "VT_CONV_CHANNEL_TILE", 2),
+                // x staged by bulk copies or not, whatever the shape (whole-sequence mapping,
+                // which the default measures fastest).
+                {"staged", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_STAGE_X", 1}}, {}},
+                {"unstaged", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_STAGE_X", 0}}, {}},
                 kWithoutFast};
   return c;
 }

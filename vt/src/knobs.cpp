@@ -32,6 +32,8 @@ const std::vector<Def>& defs() {
       {{"VT_CONV_EXACT_CHUNKS", "0|1", "1: follow a given chunk plan, 0: map whole sequences (unset: the backend's default)"}, Kind::int_set, {0, 1}},
       {{"VT_CONV_REG", "0|1", "1: register-window conv, 0: tiled conv (unset: the backend's default)"}, Kind::int_set, {0, 1}},
       {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"}, Kind::int_set, {0, 1, 2}},
+      {{"VT_CONV_STAGE_X", "0|1", "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
+       Kind::int_set, {0, 1}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
       {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive},
       {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"}, Kind::int_set,

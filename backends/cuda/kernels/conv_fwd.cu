@@ -99,6 +99,63 @@ struct WeightBits<true, X, N> {
   using type = typename Word<static_cast<int>(sizeof(typename ElemTraits<X>::raw)) * N>::type;
 };
 
+#if __CUDA_ARCH__ >= 900
+// x through shared memory (geo::conv_fwd_stages_x), for the two-channel tile's SiLU loop:
+// kStages stages of kTokens rows of the block's 256 channels, 16 KiB a block. A block inside
+// C takes its program's whole stages this way: the copy engine brings kStages stages ahead of
+// the arithmetic (one 512-byte copy a row; each warp's lane 0 issues a quarter of a stage's
+// rows and counts them on the stage's barrier), so the loads in flight no longer depend on the
+// registers or on the arithmetic's progress. Returns the first token left for the register
+// loop (the rest, under one stage). The block's program is the same for all its threads, so
+// the test and the barriers are uniform.
+template <class Pk, class Step>
+__device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Segment& s, int64_t t, int lane,
+                                                const Step& step) {
+  constexpr int kStages = 2, kTokens = static_cast<int>(geo::kStageXTokens), kBatch = 8;
+  constexpr int kWarps = geo::kBlockThreads / 32, kRowsPerWarp = kTokens / kWarps;
+  constexpr int64_t kBlockChannels = int64_t{geo::kBlockThreads} * 2;
+  constexpr uint32_t kRowBytes = geo::kBlockThreads * sizeof(Pk);
+  static_assert(sizeof(Pk) == 4 && kTokens % kBatch == 0 && kTokens % kWarps == 0, "one 32-bit packet a thread");
+  __shared__ alignas(128) uint32_t xs[kStages * kTokens * geo::kBlockThreads];
+  __shared__ uint64_t bar[kStages];
+  const int64_t stages = (s.last - t) / kTokens;
+  if ((channel_block() + 1) * kBlockChannels > p.C || stages == 0) return t;
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * kBlockChannels * int64_t{sizeof(Pk) / 2};
+  auto issue = [&](int64_t c) {  // by each warp's lane 0: its rows of stage c
+    uint64_t* const b = &bar[c % kStages];
+    uint32_t* const dst = xs + ((c % kStages) * kTokens + warp * kRowsPerWarp) * geo::kBlockThreads;
+    const char* const src = xblock + (t + c * kTokens + warp * kRowsPerWarp) * p.x.s0;
+    mbar_expect_bytes(b, kRowsPerWarp * kRowBytes);
+#pragma unroll
+    for (int u = 0; u < kRowsPerWarp; ++u) bulk_copy_to_shared(dst + u * geo::kBlockThreads, src + u * p.x.s0, kRowBytes, b);
+  };
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < kStages; ++i) mbar_init(&bar[i], kWarps);
+    mbar_init_fence();
+  }
+  __syncthreads();
+  if (lane == 0)
+    for (int64_t c = 0; c < kStages && c < stages; ++c) issue(c);
+  for (int64_t c = 0; c < stages; ++c) {
+    mbar_wait(&bar[c % kStages], static_cast<uint32_t>((c / kStages) & 1));
+    const uint32_t* const src = xs + (c % kStages) * kTokens * geo::kBlockThreads + threadIdx.x;
+    const int64_t t0 = t + c * kTokens;
+#pragma unroll
+    for (int u0 = 0; u0 < kTokens; u0 += kBatch) {
+      Pk in[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) memcpy(&in[u], src + (u0 + u) * geo::kBlockThreads, sizeof(Pk));
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) step(in[u], t0 + u0 + u, std::true_type{}, std::true_type{});
+    }
+    __syncthreads();  // every thread has read the stage's buffer before it is refilled
+    if (lane == 0 && c + kStages < stages) issue(c + kStages);
+  }
+  return t + stages * kTokens;
+}
+#endif
+
 // Register window: Vec channels per thread, the K-1 previous inputs in registers, and a batch
 // of tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
@@ -108,7 +165,10 @@ struct WeightBits<true, X, N> {
 // DenseW: the weights are x's type in dense [C, K] rows on Vec * K element boundaries and the
 // bias, if any, dense on Vec element boundaries, so a thread's weights are one packet and its
 // bias another, with no run-time dtype (a short prompt's programs are mostly setup).
-template <int K, Elem X, int Vec, bool DenseW = false>
+// StageX (Vec = 2): x through shared memory where the program allows (staged_sweep), its own
+// instantiation so that the other kernels keep their registers (the staged code made ptxas
+// spill the weights around every loop).
+template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
@@ -211,14 +271,15 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
       for (int i = 0; i < Vec; ++i) win[i][j] = ctx[j].get(i);
 
   // One token: its inputs enter the window and its Vec outputs are stored. `packed_silu`: the
-  // output has x's element type, is written as one packet and is SiLU's.
-  auto step = [&](const Pk& in, int64_t t, auto packed_silu) {
+  // output has x's element type, is written as one packet and is SiLU's; `rare_call`: with
+  // SiLU's rare path as a call (silu_narrow2).
+  auto step = [&](const Pk& in, int64_t t, auto packed_silu, auto rare_call) {
     float acc[Vec];
     conv_token(win, w, b, in, acc);
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
       Pk pk;
-      silu_narrow_packet(acc, pk);
+      silu_narrow_packet<X, Vec, decltype(rare_call)::value>(acc, pk);
       store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
     } else if (Vec > 1 && p.vector_store) {  // the output has x's element type
       Pk pk;
@@ -240,6 +301,9 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
       // then their code unrolled, so the window slides by register renaming, without moves.
       // Batches of kBatch, then of 4 (short sequences are mostly rest), then single tokens.
       int64_t t = s.first;
+#if __CUDA_ARCH__ >= 900
+      if constexpr (StageX && Vec == 2) t = staged_sweep<Pk>(p, s, t, lane, step);
+#endif
       auto sweep = [&](auto batch) {
         constexpr int n = decltype(batch)::value;
         for (; t + n <= s.last; t += n) {
@@ -247,7 +311,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
 #pragma unroll
           for (int u = 0; u < n; ++u) in[u] = token(t + u);
 #pragma unroll
-          for (int u = 0; u < n; ++u) step(in[u], t + u, std::true_type{});
+          for (int u = 0; u < n; ++u) step(in[u], t + u, std::true_type{}, std::false_type{});
         }
       };
       sweep(std::integral_constant<int, kBatch>{});
@@ -267,7 +331,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
       const int n = static_cast<int>(s.last - t0 < kBatch ? s.last - t0 : kBatch);
 #pragma unroll 1
       for (int u = 0; u < n; ++u) {
-        step(in[0], t0 + u, std::false_type{});
+        step(in[0], t0 + u, std::false_type{}, std::false_type{});
 #pragma unroll
         for (int v = 0; v + 1 < kBatch; ++v) in[v] = in[v + 1];
       }
@@ -338,7 +402,10 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
-      if (dense_weights(p.w, p.bias, p.x.dtype, K, 2)) conv_fwd_window_kernel<K, X, 2, true><<<grid, block, 0, s>>>(p);
+      const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
+      if (g.stage_x && dense) conv_fwd_window_kernel<K, X, 2, true, true><<<grid, block, 0, s>>>(p);
+      else if (g.stage_x) conv_fwd_window_kernel<K, X, 2, false, true><<<grid, block, 0, s>>>(p);
+      else if (dense) conv_fwd_window_kernel<K, X, 2, true><<<grid, block, 0, s>>>(p);
       else conv_fwd_window_kernel<K, X, 2><<<grid, block, 0, s>>>(p);
       return;
     }
@@ -371,7 +438,7 @@ bool aligned(const View& v, int bytes) {
 inline constexpr int64_t kMinSequenceChunk = 4;
 inline constexpr int64_t kMaxSequenceChunk = 128;
 
-geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw) {
+geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw, bool bulk_copies) {
   const View x = view_of(a.x), out = view_of(a.out);
   geo::ConvFwdShape shape;
   shape.tokens = a.num_tokens;
@@ -385,6 +452,8 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
   shape.out_same_dtype = a.out.dtype == a.x.dtype;
   shape.min_sequence_chunk = kMinSequenceChunk;
   shape.max_sequence_chunk = kMaxSequenceChunk;
+  shape.silu = a.activation == VT_ACTIVATION_SILU;
+  shape.bulk_copies = bulk_copies;
   if (a.plan) {
     shape.has_plan = true;
     shape.plan_items = a.plan->n_items;
@@ -396,8 +465,8 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
 }  // namespace
 
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geometry::ConvSwitches& sw,
-                          cudaStream_t stream) {
-  const geo::ConvFwdGeometry g = conv_fwd_geometry_of(a, sw);
+                          bool bulk_copies, cudaStream_t stream) {
+  const geo::ConvFwdGeometry g = conv_fwd_geometry_of(a, sw, bulk_copies);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);
   if (l.x > 0x7fffffff || l.z > geo::kGridYZMax) return launch_error("causal_conv1d_fwd: grid too large");

@@ -8,8 +8,9 @@
 
 namespace vt::cuda::kern {
 
+// bulk_copies: the device has sm_90's bulk copy engine (ConvFwdShape::bulk_copies).
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& args, const vt::ops::geometry::ConvSwitches& switches,
-                          cudaStream_t stream);
+                          bool bulk_copies, cudaStream_t stream);
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& args, const vt::ops::geometry::ConvSwitches& switches,
                              cudaStream_t stream);
 vt_status launch_post_conv(const vt_gdn_post_conv_args& args, const vt::ops::geometry::PostConvSwitches& switches,

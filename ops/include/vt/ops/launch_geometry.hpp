@@ -57,6 +57,8 @@ struct ConvFwdShape {
   // kTiledMaxChunk whatever the longest says.
   int64_t min_sequence_chunk = 8;
   int64_t max_sequence_chunk = 64;
+  bool silu = true;           // the activation is SiLU
+  bool bulk_copies = false;   // the device copies rows into shared memory with a copy engine (CUDA sm_90)
 };
 
 // The run-time switches of performance.md. Unset ones keep the defaults, which are the
@@ -65,6 +67,7 @@ struct ConvSwitches {
   int32_t exact_chunks = -1;   // VT_CONV_EXACT_CHUNKS: 1 a given chunk plan drives the programs, 0 it is ignored; -1 the default
   int32_t reg = -1;            // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
   int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
+  int32_t stage_x = -1;        // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
@@ -89,6 +92,7 @@ ConvSwitches conv_switches(const KnobInt& knob) {
   if (knob("VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
   if (knob("VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
   if (knob("VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
+  if (knob("VT_CONV_STAGE_X", &v)) s.stage_x = static_cast<int32_t>(v);
   return s;
 }
 
@@ -101,6 +105,7 @@ struct ConvFwdGeometry {
   int32_t block = kBlockThreads;
   int64_t grid_x = 0, grid_y = 0;  // channel groups, programs along tokens
   int64_t shared_bytes = 0;        // the tiled variant's staging buffer
+  bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -132,6 +137,29 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
   return reg ? ConvFwdVariant::reg_window : ConvFwdVariant::tiled;
 }
 
+// x staged through shared memory by the copy engine, in the two-channel tile's SiLU loop:
+// kStageXTokens rows of the block's channels a stage, the stages in flight while the
+// arithmetic runs. The default where programs are whole chunks of at least kStageXMinChunk
+// tokens, sequences at least kStageXMinSequence on average and the launch has at least
+// kStageXMinBlocks blocks: on the H200 (docs/benchmarks.md, fourteenth session) 1 to 3.6%
+// faster at T = 16384 (4128 and 6192 blocks), but 1.4% slower at T = 8192 (2080 blocks) and
+// 17% on 256 short sequences. The kernel stages a program of at
+// least one stage's tokens whose block lies inside C; the rest of it, and every other
+// program, goes as before. VT_CONV_STAGE_X=1 stages wherever it can, with the longest
+// programs the mapping allows (the most stages a program).
+inline constexpr int64_t kStageXTokens = 16;
+inline constexpr int64_t kStageXMinChunk = 128;
+inline constexpr int64_t kStageXMinSequence = 1024;
+inline constexpr int64_t kStageXMinBlocks = 4096;
+constexpr bool conv_fwd_can_stage_x(const ConvFwdShape& s, const ConvFwdGeometry& g) {
+  return g.variant == ConvFwdVariant::channel_tile2 && g.vector_store && s.silu && s.bulk_copies && s.x_vector_aligned;
+}
+constexpr bool conv_fwd_stages_x(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
+  if (!conv_fwd_can_stage_x(s, g) || g.chunk < kStageXTokens) return false;
+  if (sw.stage_x >= 0) return sw.stage_x == 1;
+  return g.chunk >= kStageXMinChunk && s.tokens >= s.seqs * kStageXMinSequence && g.grid_x * g.grid_y >= kStageXMinBlocks;
+}
+
 constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwitches& sw) {
   ConvFwdGeometry g;
   g.variant = conv_fwd_variant(s, sw);
@@ -160,9 +188,11 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
     const int64_t cap = g.variant == ConvFwdVariant::tiled ? std::min(s.max_sequence_chunk, kTiledMaxChunk)
                                                             : s.max_sequence_chunk;
     g.chunk = sequence_chunk(s.tokens, g.grid_x, std::min(shortest_sequence_chunk(s.min_sequence_chunk, s.width), cap), cap);
+    if (sw.stage_x == 1 && conv_fwd_can_stage_x(s, g)) g.chunk = cap;  // a power of two, as the mapping needs
     g.grid_y = s.tokens / g.chunk + s.seqs;  // B_N: the last sequence's programs end there
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
+  g.stage_x = conv_fwd_stages_x(s, sw, g);
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
