@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "../kernels/bulk_copy.cuh"
 #include "../kernels/word.cuh"
 #include "bench_support.cuh"
 
@@ -40,6 +41,13 @@ namespace {
 constexpr int kThreads = 128;  // the conv's block (vt::ops::geometry::kBlockThreads)
 
 using vt::cuda::kern::Word;
+#if __CUDA_ARCH__ >= 900
+using vt::cuda::kern::bulk_copy_to_shared;
+using vt::cuda::kern::mbar_expect_bytes;
+using vt::cuda::kern::mbar_init;
+using vt::cuda::kern::mbar_init_fence;
+using vt::cuda::kern::mbar_wait;
+#endif
 
 struct Shape {
   const char* src;
@@ -139,34 +147,6 @@ __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
   for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
 }
 
-#if __CUDA_ARCH__ >= 900
-__device__ __forceinline__ uint32_t shared_addr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ void mbar_init(uint64_t* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_addr(bar)) : "memory");
-}
-__device__ __forceinline__ void mbar_init_fence() {
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-__device__ __forceinline__ void mbar_expect_bytes(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(shared_addr(bar)), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n wait:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra wait;\n}" ::"r"(
-          shared_addr(bar)),
-      "r"(parity)
-      : "memory");
-}
-__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
-  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                   shared_addr(dst)),
-               "l"(src), "r"(bytes), "r"(shared_addr(bar))
-               : "memory");
-}
-#endif
-
 // Bulk copies: warp 0 fills `stages` buffers of Depth rows of the block's strip (one row a
 // lane), each completing on its own mbarrier; every thread stores its lane of each row from
 // shared memory, and a buffer is refilled once the whole block is past it.
@@ -184,7 +164,7 @@ __global__ void __launch_bounds__(kThreads) staged_copy_kernel(const Shape s, in
   const int lane = static_cast<int>(threadIdx.x % 32);
   const bool issuer = threadIdx.x < 32;
   if (threadIdx.x == 0) {
-    for (int b = 0; b < stages; ++b) mbar_init(bar + b);
+    for (int b = 0; b < stages; ++b) mbar_init(bar + b, 1);
     mbar_init_fence();
   }
   __syncthreads();
