@@ -143,10 +143,10 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // tokens, sequences at least kStageXMinSequence on average and the launch has at least
 // kStageXMinBlocks blocks: on the H200 (docs/benchmarks.md, fourteenth session) 1 to 3.6%
 // faster at T = 16384 (4128 and 6192 blocks), but 1.4% slower at T = 8192 (2080 blocks) and
-// 17% on 256 short sequences. The kernel stages a program of at
-// least one stage's tokens whose block lies inside C; the rest of it, and every other
-// program, goes as before. VT_CONV_STAGE_X=1 stages wherever it can, with the longest
-// programs the mapping allows (the most stages a program).
+// 17% on 256 short sequences. The kernel stages a program of at least one stage's tokens
+// whose block lies inside C; the rest of it, and every other program, goes as before.
+// VT_CONV_STAGE_X=1 stages wherever it can, with the longest programs the mapping allows (the
+// most stages a program).
 inline constexpr int64_t kStageXTokens = 16;
 inline constexpr int64_t kStageXMinChunk = 128;
 inline constexpr int64_t kStageXMinSequence = 1024;
