@@ -166,8 +166,9 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 }
 
 // Where x goes through shared memory by bulk copies: the two-channel tile's SiLU packets on a
-// device with the copy engine and 16-byte rows, by default only for whole 128-token programs
-// over at least kStageXMinBlocks blocks; VT_CONV_STAGE_X forces it on or off.
+// device with the copy engine and 16-byte rows, by default only for 128-token programs over
+// sequences of kStageXMinSequence tokens on average and at least kStageXMinBlocks blocks;
+// VT_CONV_STAGE_X forces it on or off.
 TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   auto s = bf16_shape(16384, 8192, 1);  // the CUDA backend's chunks: 4..128 tokens
   s.x_pair_aligned = true;
