@@ -9,6 +9,7 @@
 struct vt_queue_s {
   int device;
   cudaStream_t stream;
+  bool bulk_copies;  // the device has sm_90's bulk copy engine (the conv prefill's staged x)
 };
 
 struct vt_event_s {
@@ -39,10 +40,6 @@ inline char* ptr(vt_mem mem) { return reinterpret_cast<char*>(mem); }
 // Makes `device` current on the calling thread; every entry that allocates or launches
 // calls it first, since the host may use several devices from one thread.
 vt_status use_device(int device);
-
-// Whether `device` has sm_90's bulk copy engine (the conv prefill's staged x), asked of the
-// driver once per device: every conv launch wants it.
-bool bulk_copies(int device);
 
 }  // namespace vt::cuda
 

@@ -63,9 +63,12 @@ void mem_free(uint32_t device, vt_mem mem) {
 vt_status queue_create(uint32_t device, vt_queue* out) {
   const vt_status s = use_device(static_cast<int>(device));
   if (s != VT_OK) return s;
+  int major = 0;
+  VT_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, static_cast<int>(device)),
+              "cudaDeviceGetAttribute");
   cudaStream_t stream = nullptr;
   VT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-  *out = new (std::nothrow) vt_queue_s{static_cast<int>(device), stream};
+  *out = new (std::nothrow) vt_queue_s{static_cast<int>(device), stream, major >= 9};
   if (!*out) {
     cudaStreamDestroy(stream);
     return fail(VT_STATUS_OUT_OF_MEMORY, "cuda: queue_create: out of host memory");
@@ -191,21 +194,6 @@ vt_status check(cudaError_t err, const char* what) {
   if (err == cudaSuccess) return VT_OK;
   cudaGetLastError();  // clear a non-sticky error so the next call starts clean
   return fail(VT_STATUS_DEVICE_ERROR, std::string("cuda: ") + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
-}
-
-bool bulk_copies(int device) {
-  constexpr int kKnown = 64;
-  static std::atomic<int> known[kKnown];  // 0 not asked yet, 1 no, 2 yes
-  if (device < 0 || device >= kKnown) return false;
-  int v = known[device].load(std::memory_order_relaxed);
-  if (v == 0) {
-    int major = 0;
-    const bool asked = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess;
-    if (!asked) cudaGetLastError();
-    v = asked && major >= 9 ? 2 : 1;
-    known[device].store(v, std::memory_order_relaxed);
-  }
-  return v == 2;
 }
 
 vt_status use_device(int device) {

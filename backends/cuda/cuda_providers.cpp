@@ -25,7 +25,7 @@ vt_status prepare(const vt_op_call* call) { return use_device(call->queue->devic
 vt_status conv_fwd(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_conv_fwd(*static_cast<const vt_causal_conv1d_fwd_args*>(call->args), conv_switches(call),
-                               bulk_copies(call->queue->device), call->queue->stream);
+                               call->queue->bulk_copies, call->queue->stream);
 }
 
 vt_status conv_update(const vt_op_call* call) {

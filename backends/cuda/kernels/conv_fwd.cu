@@ -121,7 +121,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
   const int64_t stages = (s.last - t) / kTokens;
   if ((channel_block() + 1) * kBlockChannels > p.C || stages == 0) return t;
   const int warp = static_cast<int>(threadIdx.x / 32);
-  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * kBlockChannels * int64_t{sizeof(Pk) / 2};
+  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * kBlockChannels * int64_t{sizeof(typename Pk::raw)};
   auto issue = [&](int64_t c) {  // by each warp's lane 0: its rows of stage c
     uint64_t* const b = &bar[c % kStages];
     uint32_t* const dst = xs + ((c % kStages) * kTokens + warp * kRowsPerWarp) * geo::kBlockThreads;
