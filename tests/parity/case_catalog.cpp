@@ -173,6 +173,14 @@ void conv_fwd_cases(Catalog& c) {
     p.slots = {3, 0, 5, 1, -1, 2};
     p.num_slots = 6;
   });
+  // The same block shape with NaN, inf and subnormal x: the special-value cases above are one
+  // channel block wide or less, so they never reach the staged loop's SiLU.
+  c.add<ConvFwdParams>("fwd_staged_x_nan_inf", [](ConvFwdParams& p) {
+    p.specials = true;
+    p.channels = 520;
+    p.x = p.weight = p.out = DType::bf16;
+    p.lengths = {300, 131, 7};
+  });
   // Over 65535 programs (CUDA's grid needs a z slice) and 167k tokens on one channel block,
   // so that programs without a plan are as long as CUDA makes them (128 tokens).
   c.add<ConvFwdParams>("fwd_grid_z", [](ConvFwdParams& p) {
