@@ -310,8 +310,12 @@ __device__ __forceinline__ void silu_narrow_packet(const float (&acc)[Vec], Pack
 #pragma unroll
   for (int i = 0; i < Vec; i += 2) {
     const uint32_t two = silu_narrow2<E, RareCall>(acc[i], acc[i + 1]);
-    pk.v[i] = static_cast<uint16_t>(two);
-    pk.v[i + 1] = static_cast<uint16_t>(two >> 16);
+    if constexpr (RareCall) {
+      memcpy(&pk.v[i], &two, sizeof two);  // as one word: by halves, ptxas took them apart and back (SASS)
+    } else {
+      pk.v[i] = static_cast<uint16_t>(two);
+      pk.v[i + 1] = static_cast<uint16_t>(two >> 16);
+    }
   }
 }
 
