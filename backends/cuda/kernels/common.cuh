@@ -249,12 +249,15 @@ __device__ __forceinline__ void store_activated(int dtype, char* p, float acc, b
 // The contract's conv arithmetic for a token of Vec channels (ops.md): each channel's input
 // enters its window's last place, acc = bias, then acc = fma(w[j], window[j], acc) oldest
 // first, and the window slides one place for the next token.
-template <int K, int Vec, class In>
+// WidenOnce: the input widened into a register that ptxas cannot recompute from the packet
+// (it re-widened each tap at every use, even with registers to spare: SASS).
+template <int K, int Vec, bool WidenOnce = false, class In>
 __device__ __forceinline__ void conv_token(float (&win)[Vec][K], const float (&w)[Vec][K], const float (&bias)[Vec],
                                            const In& in, float (&acc)[Vec]) {
 #pragma unroll
   for (int i = 0; i < Vec; ++i) {
     win[i][K - 1] = in.get(i);
+    if constexpr (WidenOnce) asm("" : "+f"(win[i][K - 1]));
     acc[i] = bias[i];
 #pragma unroll
     for (int j = 0; j < K; ++j) acc[i] = fmaf(w[i][j], win[i][j], acc[i]);

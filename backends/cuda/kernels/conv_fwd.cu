@@ -161,7 +161,10 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
 // channel_tile2 (K = 4, Vec = 2).
 // Up to two channels a thread: at most 64 registers, so that 8 blocks (half the SM's threads)
-// stay resident.
+// stay resident. The staged instantiation takes 80 and 6 blocks: the copy engine keeps its
+// loads in flight, and at 64 it spilled in the loop; with the input widened once (conv_token's
+// WidenOnce) it was 3.6 to 4.4% faster than at 8 blocks without (docs/benchmarks.md, fifteenth
+// session).
 // DenseW: the weights are x's type in dense [C, K] rows on Vec * K element boundaries and the
 // bias, if any, dense on Vec element boundaries, so a thread's weights are one packet and its
 // bias another, with no run-time dtype (a short prompt's programs are mostly setup).
@@ -169,7 +172,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // instantiation so that the other kernels keep their registers (the staged code made ptxas
 // spill the weights around every loop).
 template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false>
-__global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
+__global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
   constexpr bool kStageState = Vec <= 2;  // the shared buffer stays under 8 KiB
@@ -275,7 +278,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? 8 : 1) conv_fwd
   // SiLU's rare path as a call (silu_narrow2).
   auto step = [&](const Pk& in, int64_t t, auto packed_silu, auto rare_call) {
     float acc[Vec];
-    conv_token(win, w, b, in, acc);
+    conv_token<K, Vec, StageX>(win, w, b, in, acc);
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
       Pk pk;
