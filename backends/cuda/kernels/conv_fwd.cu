@@ -161,10 +161,10 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
 // channel_tile2 (K = 4, Vec = 2).
 // Up to two channels a thread: at most 64 registers, so that 8 blocks (half the SM's threads)
-// stay resident. The staged instantiation takes 80 and 6 blocks: the copy engine keeps its
-// loads in flight, and at 64 it spilled in the loop; with the input widened once (conv_token's
-// WidenOnce) it was 3.6 to 4.4% faster than at 8 blocks without (docs/benchmarks.md, fifteenth
-// session).
+// stay resident. The staged instantiation takes 80 registers and 6 blocks instead: the copy
+// engine, not the warps, keeps its loads in flight, and at 64 registers it spilled (64/200
+// bytes). With the input widened once (conv_token's WidenOnce), that was 3.6 to 4.4% faster
+// than 8 blocks without (docs/benchmarks.md, fifteenth session).
 // DenseW: the weights are x's type in dense [C, K] rows on Vec * K element boundaries and the
 // bias, if any, dense on Vec element boundaries, so a thread's weights are one packet and its
 // bias another, with no run-time dtype (a short prompt's programs are mostly setup).
