@@ -147,8 +147,9 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 
 // SiLU narrowed to a 16-bit type, by a rounding test (portable_dtype.h): the hardware's exp2
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
-// equal silu(x)'s; the exact path serves the rest (about 0.15% of bf16 results, 8 times as
-// many f16 ones) and |x| > kSiluFastMax. tests/backends/cuda checks every x on the device.
+// equal silu(x)'s; the rest (about 0.15% of bf16 results, 8 times as many f16 ones) try a
+// second estimate with a tighter slack (silu_estimate_refined), and what that leaves and
+// |x| > kSiluFastMax take the exact path. tests/backends/cuda checks every x on the device.
 // The slack (portable_dtype.h) with these estimates: ex2.approx is within 2 ulp and
 // rcp.approx within 1, so s and silu(x) lie within 33 steps; 48 leaves a margin.
 using vt::math::kSiluFastMax;
@@ -175,29 +176,73 @@ __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_
   return E == Elem::bf16 ? vt::math::bf16_if_clear_bounded(s, slack, out) : vt::math::f16_if_clear(s, slack, out);
 }
 
+// A second estimate, for an x whose first one failed its test: the exact path costs some 75
+// instructions on the lanes that take it while the warp waits (ncu, fifteenth session), and
+// a third of its inputs is left with a tighter slack. e^-x = 2^h (1 + l ln2), with h + l =
+// x * -log2(e) to well under a unit (h rounds as in silu_estimate; l is the product's exact
+// residual plus log2(e)'s low part), so the first estimate's largest term, 19.6 units of
+// e^-x from rounding the exponent, is gone; and the quotient is refined by one step.
+// Relative errors in units of 2^-24 (as in portable_dtype.h): exp2 4 (2 ulp), the fma 1,
+// 1 + e 1, the refined quotient 1; silu(x) itself 5. That is 12; kSiluRefinedSlack leaves a
+// margin, and tests/backends/cuda measures the distance over every input.
+inline constexpr uint32_t kSiluRefinedSlack = 16;
+
+__device__ __forceinline__ float silu_estimate_refined(float x) {
+  const float h = x * -0x1.715476p+0f;
+  const float l = fmaf(x, -0x1.4ae0c0p-26f, fmaf(x, -0x1.715476p+0f, -h));
+  float e, r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(h));
+  e = fmaf(e * l, 0x1.62e430p-1f, e);
+  const float d = 1.0f + e;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+  const float q = x * r;
+  return fmaf(-fmaf(d, q, -x), r, q);  // the residual negated, so that x = -0 gives -0
+}
+
+// Whatever the first test leaves: for |x| <= kSiluFastMax the second estimate's test, then
+// (for the rest, and the rest of x) the exact path.
+template <Elem E>
+__device__ __forceinline__ uint16_t silu_narrow_rest(float x) {
+  uint16_t out;
+  if (fabsf(x) <= kSiluFastMax && narrow_if_clear<E>(silu_estimate_refined(x), kSiluRefinedSlack, &out)) return out;
+  return silu_narrow_exact<E>(x);
+}
+// As a call, where it is reached from inlined code: inlined there, ptxas computed the rare
+// path's tests beside the common path's (thirteenth session, SASS).
+template <Elem E>
+__device__ __noinline__ uint16_t silu_narrow_rest_call(float x) {
+  return silu_narrow_rest<E>(x);
+}
+
 template <Elem E>
 __device__ __forceinline__ uint16_t silu_narrow(float x) {
   uint16_t out;
   if (fabsf(x) <= kSiluFastMax && narrow_if_clear<E>(silu_estimate(x), kSiluSlack, &out)) return out;  // NaN fails
-  return silu_narrow_exact<E>(x);
+  return silu_narrow_rest_call<E>(x);
 }
 
-// silu_narrow2's rare path: only an element that failed its test goes exact where both are
-// in range (bf16); otherwise (f16, or an element outside |x| <= kSiluFastMax) both do.
-template <Elem E>
+// silu_narrow2's rare path: an element that passed its test (bf16, where the test words
+// hold its narrowing) keeps it, the other goes on to silu_narrow_rest; f16 keeps no test
+// words, so both go on. Called: this is silu_narrow2_rare_call's body, and bf16's
+// silu_narrow_rest is inlined into it (f16's stays a call: inlined, the f16 staged kernel
+// spilled, SASS).
+template <Elem E, bool Called>
 __device__ __forceinline__ uint32_t silu_narrow2_rare(float a, float b, uint32_t ta, uint32_t tb) {
+  auto rest = [](float v) -> uint32_t {
+    if constexpr (Called && E == Elem::bf16) return silu_narrow_rest<E>(v);
+    else return silu_narrow_rest_call<E>(v);
+  };
   if constexpr (E == Elem::bf16) {
-    if ((fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax)) {  // one of them near a boundary
-      const uint32_t na = vt::math::bf16_word_clear(ta, kSiluSlack) ? ta >> 16 : silu_narrow_exact<E>(a);
-      const uint32_t nb = vt::math::bf16_word_clear(tb, kSiluSlack) ? tb >> 16 : silu_narrow_exact<E>(b);
-      return na | nb << 16;
-    }
+    const uint32_t na = fabsf(a) <= kSiluFastMax && vt::math::bf16_word_clear(ta, kSiluSlack) ? ta >> 16 : rest(a);
+    const uint32_t nb = fabsf(b) <= kSiluFastMax && vt::math::bf16_word_clear(tb, kSiluSlack) ? tb >> 16 : rest(b);
+    return na | nb << 16;
+  } else {
+    return rest(a) | rest(b) << 16;
   }
-  return uint32_t{silu_narrow_exact<E>(a)} | uint32_t{silu_narrow_exact<E>(b)} << 16;
 }
 template <Elem E>
 __device__ __noinline__ uint32_t silu_narrow2_rare_call(float a, float b, uint32_t ta, uint32_t tb) {
-  return silu_narrow2_rare<E>(a, b, ta, tb);
+  return silu_narrow2_rare<E, true>(a, b, ta, tb);
 }
 
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
@@ -222,7 +267,7 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
       return uint32_t{na} | uint32_t{nb} << 16;
   }
   if constexpr (RareCall) return silu_narrow2_rare_call<E>(a, b, ta, tb);
-  return silu_narrow2_rare<E>(a, b, ta, tb);
+  return silu_narrow2_rare<E, false>(a, b, ta, tb);
 }
 
 // acc, or SiLU of it, as an element of type E: the value the reference's rounding gives.
