@@ -16,11 +16,12 @@ Variant switched(std::string name, std::string knob, int64_t value) { return {st
 // Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
 int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
 
-opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, int32_t plan_chunk, bool model_values) {
+opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, int32_t plan_chunk, bool model_values,
+                               DType activations) {
   opcheck::ConvFwdParams p;
   p.channels = channels;
   p.width = 4;
-  p.x = p.weight = p.out = DType::bf16;
+  p.x = p.weight = p.out = activations;
   p.state = DType::f32;
   p.lengths = std::move(lengths);
   p.initial = opcheck::ConvFwdParams::Initial::all;
@@ -31,12 +32,14 @@ opcheck::ConvFwdParams prefill(int64_t channels, std::vector<int32_t> lengths, i
 }
 
 BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, std::vector<int32_t> lengths,
-                        bool model_values) {
+                        bool model_values, DType activations = DType::bf16) {
   BenchCase c;
   c.name = std::move(name);
   c.group = std::move(group);
   c.op = VT_OP_CAUSAL_CONV1D_FWD;
-  c.make = [=](uint64_t seed) { return opcheck::make_case(c.name, prefill(channels, lengths, 8, model_values), seed); };
+  c.make = [=](uint64_t seed) {
+    return opcheck::make_case(c.name, prefill(channels, lengths, 8, model_values, activations), seed);
+  };
   // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
   // Each variant forced on its own: with and without the plan, then each kernel (with the plan's
   // default mapping), so no row silently times the default twice.
@@ -114,6 +117,10 @@ std::vector<BenchCase> catalogue(bool quick, bool model_values) {
       cases.push_back(conv_fwd_case("conv_fwd/C" + std::to_string(channels_for(hv)) + "/T16384",
                                     "causal_conv1d_fwd, one sequence", channels_for(hv), {16384}, model_values));
   }
+  // f16 activations and weights, which the kernels treat apart from bf16 (SiLU's narrowing).
+  if (!quick)
+    cases.push_back(conv_fwd_case("conv_fwd/f16/C8192/T16384", "causal_conv1d_fwd, one sequence, f16", channels_for(32),
+                                  {16384}, model_values, DType::f16));
   cases.push_back(conv_fwd_case("conv_fwd/C8192/N256xL8-64", "causal_conv1d_fwd, 256 short sequences", channels_for(32),
                                 short_sequences(quick ? 16 : 256, 8, 64), model_values));
   for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b, model_values));
