@@ -147,9 +147,10 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 
 // SiLU narrowed to a 16-bit type, by a rounding test (portable_dtype.h): the hardware's exp2
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
-// equal silu(x)'s; the rest (about 0.15% of bf16 results, 8 times as many f16 ones) try a
-// second estimate with a tighter slack (silu_estimate_refined), and what that leaves and
-// |x| > kSiluFastMax take the exact path. tests/backends/cuda checks every x on the device.
+// equal silu(x)'s; in packets (silu_narrow2) the rest (about 0.15% of bf16 results, 8 times
+// as many f16 ones) try a second estimate with a tighter slack (silu_estimate_refined), and
+// what that leaves, one element's rest (silu_narrow) and |x| > kSiluFastMax take the exact
+// path. tests/backends/cuda checks every x on the device.
 // The slack (portable_dtype.h) with these estimates: ex2.approx is within 2 ulp and
 // rcp.approx within 1, so s and silu(x) lie within 33 steps; 48 leaves a margin.
 using vt::math::kSiluFastMax;
@@ -184,7 +185,8 @@ __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_
 // e^-x from rounding the exponent, is gone; and the quotient is refined by one step.
 // Relative errors in units of 2^-24 (as in portable_dtype.h): exp2 4 (2 ulp), the fma 1,
 // 1 + e 1, the refined quotient 1; silu(x) itself 5. That is 12; kSiluRefinedSlack leaves a
-// margin, and tests/backends/cuda measures the distance over every input.
+// margin. tests/backends/cuda measures the distance over every input: on the H200, 4 steps
+// (the first estimate: 17), and 0.050% of the inputs in range are left for the exact path.
 inline constexpr uint32_t kSiluRefinedSlack = 16;
 
 __device__ __forceinline__ float silu_estimate_refined(float x) {
@@ -214,20 +216,46 @@ __device__ __noinline__ uint16_t silu_narrow_rest_call(float x) {
   return silu_narrow_rest<E>(x);
 }
 
+// One element: its rare path goes straight to the exact one. The one-channel kernels that
+// use it serve small calls, which wait for their slowest lane: with the second estimate
+// first, the decode update at B = 1 took 2.65 us against 2.56 (H200, sixteenth session).
 template <Elem E>
 __device__ __forceinline__ uint16_t silu_narrow(float x) {
   uint16_t out;
   if (fabsf(x) <= kSiluFastMax && narrow_if_clear<E>(silu_estimate(x), kSiluSlack, &out)) return out;  // NaN fails
-  return silu_narrow_rest_call<E>(x);
+  return silu_narrow_exact<E>(x);
 }
 
-// silu_narrow2's rare path: an element that passed its test (bf16, where the test words
-// hold its narrowing) keeps it, the other goes on to silu_narrow_rest; f16 keeps no test
-// words, so both go on. Called: this is silu_narrow2_rare_call's body, and bf16's
-// silu_narrow_rest is inlined into it (f16's stays a call: inlined, the f16 staged kernel
-// spilled, SASS).
+// Where silu_narrow2's rare path goes; each kernel's choice is explained (and measured) where
+// it makes it.
+// A call starts again from the inputs and the test words: inlined, the rare path's tests
+// were computed beside the common path's.
+enum class SiluRare {
+  exact,        // inlined, straight to the exact path
+  exact_call,   // the same as one call
+  second,       // inlined, an element that failed on to silu_narrow_rest_call
+  second_call,  // one call, silu_narrow_rest inlined into it (bf16; f16's stays a call)
+};
+
+// The exact rare path: only an element that failed its test goes exact where both are in
+// range (bf16); otherwise (f16, or an element outside |x| <= kSiluFastMax) both do.
+template <Elem E>
+__device__ __forceinline__ uint32_t silu_narrow2_rare_exact(float a, float b, uint32_t ta, uint32_t tb) {
+  if constexpr (E == Elem::bf16) {
+    if ((fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax)) {  // one of them near a boundary
+      const uint32_t na = vt::math::bf16_word_clear(ta, kSiluSlack) ? ta >> 16 : silu_narrow_exact<E>(a);
+      const uint32_t nb = vt::math::bf16_word_clear(tb, kSiluSlack) ? tb >> 16 : silu_narrow_exact<E>(b);
+      return na | nb << 16;
+    }
+  }
+  return uint32_t{silu_narrow_exact<E>(a)} | uint32_t{silu_narrow_exact<E>(b)} << 16;
+}
+
+// The rare path through the second estimate: an element that passed its test (bf16, where
+// the test words hold its narrowing) keeps it, the other goes on to silu_narrow_rest; f16
+// keeps no test words, so both go on. Called: the body of silu_narrow2_rare_call.
 template <Elem E, bool Called>
-__device__ __forceinline__ uint32_t silu_narrow2_rare(float a, float b, uint32_t ta, uint32_t tb) {
+__device__ __forceinline__ uint32_t silu_narrow2_rare_second(float a, float b, uint32_t ta, uint32_t tb) {
   auto rest = [](float v) -> uint32_t {
     if constexpr (Called && E == Elem::bf16) return silu_narrow_rest<E>(v);
     else return silu_narrow_rest_call<E>(v);
@@ -242,16 +270,18 @@ __device__ __forceinline__ uint32_t silu_narrow2_rare(float a, float b, uint32_t
 }
 template <Elem E>
 __device__ __noinline__ uint32_t silu_narrow2_rare_call(float a, float b, uint32_t ta, uint32_t tb) {
-  return silu_narrow2_rare<E, true>(a, b, ta, tb);
+  return silu_narrow2_rare_second<E, true>(a, b, ta, tb);
+}
+template <Elem E>
+__device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, uint32_t ta, uint32_t tb) {
+  return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
 // packet of SiLU outputs costs one rarely taken branch instead of a branch per element. bf16
 // takes both results from the test words (portable_dtype.h) with one byte permutation.
-// RareCall: the rare path is one call that starts again from the inputs and the test words;
-// inlined, its tests are computed beside the common path's. Measured on the H200 (fourteenth
-// session), the call is faster in the staged loop and the inlined path in the others.
-template <Elem E, bool RareCall = false>
+// The rare path as a call keeps its tests from being computed beside the common path's.
+template <Elem E, SiluRare R>
 __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
   uint32_t ta = 0, tb = 0;
@@ -266,8 +296,10 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
         narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb))
       return uint32_t{na} | uint32_t{nb} << 16;
   }
-  if constexpr (RareCall) return silu_narrow2_rare_call<E>(a, b, ta, tb);
-  return silu_narrow2_rare<E, false>(a, b, ta, tb);
+  if constexpr (R == SiluRare::second_call) return silu_narrow2_rare_call<E>(a, b, ta, tb);
+  if constexpr (R == SiluRare::exact_call) return silu_narrow2_rare_exact_call<E>(a, b, ta, tb);
+  if constexpr (R == SiluRare::second) return silu_narrow2_rare_second<E, false>(a, b, ta, tb);
+  return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
 // acc, or SiLU of it, as an element of type E: the value the reference's rounding gives.
@@ -352,13 +384,13 @@ __device__ __forceinline__ void store_packet(char* p, const Packet<E, Vec>& pk) 
 }
 
 // Vec outputs' SiLU narrowed into a packet of the 16-bit type E, two at a time (silu_narrow2).
-template <Elem E, int Vec, bool RareCall = false>
+template <Elem E, int Vec, SiluRare R>
 __device__ __forceinline__ void silu_narrow_packet(const float (&acc)[Vec], Packet<E, Vec>& pk) {
   static_assert(E != Elem::f32 && Vec % 2 == 0, "SiLU packets are narrowed two elements at a time");
 #pragma unroll
   for (int i = 0; i < Vec; i += 2) {
-    const uint32_t two = silu_narrow2<E, RareCall>(acc[i], acc[i + 1]);
-    if constexpr (RareCall) {
+    const uint32_t two = silu_narrow2<E, R>(acc[i], acc[i + 1]);
+    if constexpr (R == SiluRare::second_call || R == SiluRare::exact_call) {
       memcpy(&pk.v[i], &two, sizeof two);  // as one word: by halves, ptxas took them apart and back (SASS)
     } else {
       pk.v[i] = static_cast<uint16_t>(two);

@@ -1,10 +1,9 @@
 // The CUDA kernels' SiLU narrowing (backends/cuda/kernels/common.cuh) over every f32 input,
 // on the device: silu_narrow<bf16> and <f16> against the reference's bits, vt::math::silu
 // compiled for the device with IEEE division and narrowed exactly; and silu_narrow2, the packed
-// pair, against silu_narrow, with every input once in each half. Also measures how far the
-// hardware estimates (the first and the rare path's second) lie from silu(x), against the
-// slacks their rounding tests assume. Skips
-// without a CUDA device.
+// pair (each of its rare paths), against silu_narrow, with every input once in each half. Also
+// measures how far the hardware estimates (the first, and the rare path's second) lie from
+// silu(x), against the slacks their rounding tests assume. Skips without a CUDA device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -42,9 +41,17 @@ __global__ void check_every_input(Tally* t) {
     }
     // x's partner: u -> u * odd + c is a bijection, so every input is also a second half.
     const float y = __uint_as_float(u * 2654435761u + 0x9e3779b9u);
-    const uint32_t bf16_pair = silu_narrow2<Elem::bf16>(x, y), f16_pair = silu_narrow2<Elem::f16>(x, y);
-    pair_wrong += bf16_pair != (silu_narrow<Elem::bf16>(x) | uint32_t{silu_narrow<Elem::bf16>(y)} << 16);
-    pair_wrong += f16_pair != (silu_narrow<Elem::f16>(x) | uint32_t{silu_narrow<Elem::f16>(y)} << 16);
+    const uint32_t bf16_singles = silu_narrow<Elem::bf16>(x) | uint32_t{silu_narrow<Elem::bf16>(y)} << 16;
+    const uint32_t f16_singles = silu_narrow<Elem::f16>(x) | uint32_t{silu_narrow<Elem::f16>(y)} << 16;
+    // Every rare path: exact and through the second estimate, each inlined and as one call.
+    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::exact>(x, y) != bf16_singles;
+    pair_wrong += silu_narrow2<Elem::f16, SiluRare::exact>(x, y) != f16_singles;
+    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::exact_call>(x, y) != bf16_singles;
+    pair_wrong += silu_narrow2<Elem::f16, SiluRare::exact_call>(x, y) != f16_singles;
+    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::second>(x, y) != bf16_singles;
+    pair_wrong += silu_narrow2<Elem::f16, SiluRare::second>(x, y) != f16_singles;
+    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::second_call>(x, y) != bf16_singles;
+    pair_wrong += silu_narrow2<Elem::f16, SiluRare::second_call>(x, y) != f16_singles;
     if (fabsf(x) <= kSiluFastMax) {
       ++fast;
       const float s = silu_estimate(x);
