@@ -147,9 +147,9 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 
 // SiLU narrowed to a 16-bit type, by a rounding test (portable_dtype.h): the hardware's exp2
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
-// equal silu(x)'s; in packets (silu_narrow2) the rest (about 0.15% of bf16 results, 8 times
-// as many f16 ones) try a second estimate with a tighter slack (silu_estimate_refined), and
-// what that leaves, one element's rest (silu_narrow) and |x| > kSiluFastMax take the exact
+// equal silu(x)'s. The rest (about 0.15% of bf16 results, 8 times as many f16 ones) take the
+// exact path, or first, where a packet's caller chooses it (SiluRare), a second estimate
+// with a tighter slack (silu_estimate_refined); |x| > kSiluFastMax always takes the exact
 // path. tests/backends/cuda checks every x on the device.
 // The slack (portable_dtype.h) with these estimates: ex2.approx is within 2 ulp and
 // rcp.approx within 1, so s and silu(x) lie within 33 steps; 48 leaves a margin.
@@ -202,7 +202,7 @@ __device__ __forceinline__ float silu_estimate_refined(float x) {
 }
 
 // Whatever the first test leaves: for |x| <= kSiluFastMax the second estimate's test, then
-// (for the rest, and the rest of x) the exact path.
+// the exact path for what that leaves and for larger |x|.
 template <Elem E>
 __device__ __forceinline__ uint16_t silu_narrow_rest(float x) {
   uint16_t out;
@@ -227,9 +227,8 @@ __device__ __forceinline__ uint16_t silu_narrow(float x) {
 }
 
 // Where silu_narrow2's rare path goes; each kernel's choice is explained (and measured) where
-// it makes it.
-// A call starts again from the inputs and the test words: inlined, the rare path's tests
-// were computed beside the common path's.
+// it makes it. A call starts again from the inputs and the test words: inlined, the rare
+// path's tests were computed beside the common path's.
 enum class SiluRare {
   exact,        // inlined, straight to the exact path
   exact_call,   // the same as one call
@@ -280,7 +279,6 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
 // packet of SiLU outputs costs one rarely taken branch instead of a branch per element. bf16
 // takes both results from the test words (portable_dtype.h) with one byte permutation.
-// The rare path as a call keeps its tests from being computed beside the common path's.
 template <Elem E, SiluRare R>
 __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
