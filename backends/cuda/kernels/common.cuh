@@ -161,13 +161,22 @@ __device__ __noinline__ uint16_t silu_narrow_exact(float x) {
   return ElemTraits<E>::narrow(silu_exact(x));
 }
 
-// The approximation, for |x| <= kSiluFastMax.
-__device__ __forceinline__ float silu_estimate(float x) {
-  float e, r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * -0x1.715476p+0f));
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-  return x * r;
+// The hardware's estimates the SiLU tests are built on: ex2.approx within 2 ulp, rcp.approx
+// within 1 (flushing subnormals, which the estimates' ranges never need).
+__device__ __forceinline__ float exp2_approx(float v) {
+  float e;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(v));
+  return e;
 }
+__device__ __forceinline__ float rcp_approx_ftz(float v) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+  return r;
+}
+inline constexpr float kLog2e = 0x1.715476p+0f;  // log2(e) rounded to f32
+
+// The approximation, for |x| <= kSiluFastMax.
+__device__ __forceinline__ float silu_estimate(float x) { return x * rcp_approx_ftz(1.0f + exp2_approx(x * -kLog2e)); }
 
 // s is SiLU's estimate for |x| <= kSiluFastMax, so at most 16 in magnitude: bf16 needs no
 // test for huge values.
@@ -190,13 +199,12 @@ __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_
 inline constexpr uint32_t kSiluRefinedSlack = 16;
 
 __device__ __forceinline__ float silu_estimate_refined(float x) {
-  const float h = x * -0x1.715476p+0f;
-  const float l = fmaf(x, -0x1.4ae0c0p-26f, fmaf(x, -0x1.715476p+0f, -h));
-  float e, r;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(h));
+  const float h = x * -kLog2e;
+  const float l = fmaf(x, -0x1.4ae0c0p-26f, fmaf(x, -kLog2e, -h));  // log2(e) - kLog2e is 0x1.4ae0c0p-26
+  float e = exp2_approx(h);
   e = fmaf(e * l, 0x1.62e430p-1f, e);
   const float d = 1.0f + e;
-  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+  const float r = rcp_approx_ftz(d);
   const float q = x * r;
   return fmaf(-fmaf(d, q, -x), r, q);  // the residual negated, so that x = -0 gives -0
 }
