@@ -25,6 +25,13 @@ __device__ uint32_t steps_between(float a, float b) {
   return ua > ub ? ua - ub : ub - ua;  // a and b have x's sign
 }
 
+// How many of the bf16 and f16 pairs with rare path R differ from the singles' results.
+template <SiluRare R>
+__device__ unsigned pairs_unlike(float x, float y, uint32_t bf16_singles, uint32_t f16_singles) {
+  return unsigned{silu_narrow2<Elem::bf16, R>(x, y) != bf16_singles} +
+         unsigned{silu_narrow2<Elem::f16, R>(x, y) != f16_singles};
+}
+
 __global__ void check_every_input(Tally* t) {
   unsigned long long bf16_wrong = 0, f16_wrong = 0, pair_wrong = 0, second = 0, exact_path = 0, fast = 0;
   uint32_t max_steps = 0, max_refined = 0;
@@ -44,25 +51,22 @@ __global__ void check_every_input(Tally* t) {
     const uint32_t bf16_singles = silu_narrow<Elem::bf16>(x) | uint32_t{silu_narrow<Elem::bf16>(y)} << 16;
     const uint32_t f16_singles = silu_narrow<Elem::f16>(x) | uint32_t{silu_narrow<Elem::f16>(y)} << 16;
     // Every rare path: exact and through the second estimate, each inlined and as one call.
-    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::exact>(x, y) != bf16_singles;
-    pair_wrong += silu_narrow2<Elem::f16, SiluRare::exact>(x, y) != f16_singles;
-    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::exact_call>(x, y) != bf16_singles;
-    pair_wrong += silu_narrow2<Elem::f16, SiluRare::exact_call>(x, y) != f16_singles;
-    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::second>(x, y) != bf16_singles;
-    pair_wrong += silu_narrow2<Elem::f16, SiluRare::second>(x, y) != f16_singles;
-    pair_wrong += silu_narrow2<Elem::bf16, SiluRare::second_call>(x, y) != bf16_singles;
-    pair_wrong += silu_narrow2<Elem::f16, SiluRare::second_call>(x, y) != f16_singles;
+    pair_wrong += pairs_unlike<SiluRare::exact>(x, y, bf16_singles, f16_singles);
+    pair_wrong += pairs_unlike<SiluRare::exact_call>(x, y, bf16_singles, f16_singles);
+    pair_wrong += pairs_unlike<SiluRare::second>(x, y, bf16_singles, f16_singles);
+    pair_wrong += pairs_unlike<SiluRare::second_call>(x, y, bf16_singles, f16_singles);
     if (fabsf(x) <= kSiluFastMax) {
       ++fast;
       const float s = silu_estimate(x);
       const uint32_t d = steps_between(s, exact);
       max_steps = d > max_steps ? d : max_steps;
-      const uint32_t dr = steps_between(silu_estimate_refined(x), exact);
+      const float s2 = silu_estimate_refined(x);
+      const uint32_t dr = steps_between(s2, exact);
       max_refined = dr > max_refined ? dr : max_refined;
       uint16_t out;
       if (!narrow_if_clear<Elem::bf16>(s, kSiluSlack, &out)) {
         ++second;
-        exact_path += !narrow_if_clear<Elem::bf16>(silu_estimate_refined(x), kSiluRefinedSlack, &out);
+        exact_path += !narrow_if_clear<Elem::bf16>(s2, kSiluRefinedSlack, &out);
       }
     }
   }
