@@ -300,16 +300,16 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
   // output has x's element type, is written as one packet and is SiLU's; `rare_call`: with
   // SiLU's rare path as a call, else inlined (SiluRare). On the H200 the call was faster in
   // the staged loop and the inlined path in the register loop (fourteenth session); the second
-  // estimate, 1.03 to 1.04 on both (sixteenth). Only the measured kernels (bf16 with dense
-  // weights) take it: with it, the f16 and the other bf16 kernels spilled more (ptxas), and no
-  // benchmark case measures them.
+  // estimate, 1.03 to 1.04 on both for bf16 (sixteenth), and for f16, which tests it first,
+  // 1.21 to 1.27 (seventeenth). Only the measured kernels (dense weights) take it: with it,
+  // the kernels with other weights spilled more (ptxas), and no benchmark case measures them.
   auto step = [&](const Pk& in, int64_t t, auto packed_silu, auto rare_call) {
     float acc[Vec];
     conv_token<K, Vec, StageX>(win, w, b, in, acc);
     char* orow = p.out.base + (s.begin + t) * p.out.s0;
     if constexpr (decltype(packed_silu)::value) {
       Pk pk;
-      constexpr bool second = X == Elem::bf16 && DenseW, call = decltype(rare_call)::value;
+      constexpr bool second = X != Elem::f32 && DenseW, call = decltype(rare_call)::value;
       constexpr SiluRare rare = second ? (call ? SiluRare::second_call : SiluRare::second)
                                        : (call ? SiluRare::exact_call : SiluRare::exact);
       silu_narrow_packet<X, Vec, rare>(acc, pk);
