@@ -301,8 +301,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
   // SiLU's rare path as a call, else inlined (SiluRare). On the H200 the call was faster in
   // the staged loop and the inlined path in the register loop (fourteenth session); the second
   // estimate, 1.03 to 1.04 on both for bf16 (sixteenth), and for f16, which tests it first,
-  // 1.21 to 1.27 (seventeenth). Only the measured kernels (dense weights) take it: with it,
-  // the kernels with other weights spilled more (ptxas), and no benchmark case measures them.
+  // 1.21 to 1.27 (seventeenth). Only the measured kernels (dense weights) take it: no
+  // benchmark case measures the others, and with it the bf16 ones spilled more (ptxas).
   auto step = [&](const Pk& in, int64_t t, auto packed_silu, auto rare_call) {
     float acc[Vec];
     conv_token<K, Vec, StageX>(win, w, b, in, acc);
