@@ -186,6 +186,20 @@ __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_
   return E == Elem::bf16 ? vt::math::bf16_if_clear_bounded(s, slack, out) : vt::math::f16_if_clear(s, slack, out);
 }
 
+// f16_if_clear on two SiLU estimates at once (sa in the low half), for |x| <= kSiluFastMax:
+// their magnitude stays far below f16's largest normal, so only the lower end of its range
+// is tested; where both tests pass no tie lies within the slack, so one round-to-nearest
+// conversion of the pair gives f16_if_clear's bits.
+__device__ __forceinline__ bool f16_pair_if_clear_bounded(float sa, float sb, uint32_t slack, uint32_t* out) {
+  auto clear = [slack](float v) {
+    const uint32_t u = __float_as_uint(v);
+    return ((u & 0x7fffffffu) >= 0x38800000u + slack) & (((u & 0x1fffu) - (0x1000u - slack)) > 2u * slack);
+  };
+  if (!(clear(sa) & clear(sb))) return false;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(*out) : "f"(sb), "f"(sa));
+  return true;
+}
+
 // A second estimate, for an x whose first one failed its test: the exact path costs some 75
 // instructions on the lanes that take it while the warp waits (ncu, fifteenth session), and
 // a third of its inputs is left with a tighter slack. e^-x = 2^h (1 + l ln2), with h + l =
@@ -307,9 +321,14 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
       if constexpr (refined) return silu_estimate_refined(v);
       else return silu_estimate(v);
     };
-    uint16_t na, nb;
-    if (in_range & narrow_if_clear<E>(estimate(a), slack, &na) & narrow_if_clear<E>(estimate(b), slack, &nb))
-      return uint32_t{na} | uint32_t{nb} << 16;
+    if constexpr (refined) {
+      uint32_t both;
+      if (in_range & f16_pair_if_clear_bounded(estimate(a), estimate(b), slack, &both)) return both;
+    } else {
+      uint16_t na, nb;
+      if (in_range & narrow_if_clear<E>(estimate(a), slack, &na) & narrow_if_clear<E>(estimate(b), slack, &nb))
+        return uint32_t{na} | uint32_t{nb} << 16;
+    }
   }
   constexpr bool bf16 = E == Elem::bf16;
   if constexpr (bf16 && R == SiluRare::second_call) return silu_narrow2_rare_call<E>(a, b, ta, tb);
