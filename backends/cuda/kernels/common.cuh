@@ -324,7 +324,7 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
     if constexpr (refined) {
       uint32_t both;
       if (in_range & f16_pair_if_clear_bounded(estimate(a), estimate(b), slack, &both)) return both;
-    } else {
+    } else {  // the kernels that take neither (the update, other weights) were not timed with it
       uint16_t na, nb;
       if (in_range & narrow_if_clear<E>(estimate(a), slack, &na) & narrow_if_clear<E>(estimate(b), slack, &nb))
         return uint32_t{na} | uint32_t{nb} << 16;
