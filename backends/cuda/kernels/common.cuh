@@ -309,26 +309,20 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
     tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
     if (in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack))
       return __byte_perm(ta, tb, 0x7632);  // the high halves, a's low
-  } else {
+  } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
     // f16's first test fails some eight times as often as bf16's (1.2% of the elements, so
     // more than half of a warp's packets), so where the caller takes the second estimate, f16
     // tests it first (six more instructions an element) and sends what it leaves exact: 1.26
     // times as fast as the first estimate at T = 16384, and 1.13 against the first with the
-    // second behind it (H200, seventeenth session).
-    constexpr bool refined = R == SiluRare::second || R == SiluRare::second_call;
-    constexpr uint32_t slack = refined ? kSiluRefinedSlack : kSiluSlack;
-    auto estimate = [](float v) {
-      if constexpr (refined) return silu_estimate_refined(v);
-      else return silu_estimate(v);
-    };
-    if constexpr (refined) {
-      uint32_t both;
-      if (in_range & f16_pair_if_clear_bounded(estimate(a), estimate(b), slack, &both)) return both;
-    } else {  // the kernels that take neither (the update, other weights) were not timed with it
-      uint16_t na, nb;
-      if (in_range & narrow_if_clear<E>(estimate(a), slack, &na) & narrow_if_clear<E>(estimate(b), slack, &nb))
-        return uint32_t{na} | uint32_t{nb} << 16;
-    }
+    // second behind it; the pair's one conversion, 1.11 more (H200, seventeenth session).
+    uint32_t both;
+    if (in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b), kSiluRefinedSlack, &both))
+      return both;
+  } else {  // the kernels that take neither (the update, other weights) were not timed with them
+    uint16_t na, nb;
+    if (in_range & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na) &
+        narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb))
+      return uint32_t{na} | uint32_t{nb} << 16;
   }
   constexpr bool bf16 = E == Elem::bf16;
   if constexpr (bf16 && R == SiluRare::second_call) return silu_narrow2_rare_call<E>(a, b, ta, tb);
