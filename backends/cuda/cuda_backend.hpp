@@ -10,6 +10,7 @@ struct vt_queue_s {
   int device;
   cudaStream_t stream;
   bool bulk_copies;  // the device has sm_90's bulk copy engine (the conv prefill's staged x)
+  bool early_launch;  // the device can start a kernel while the one before it drains (sm_90)
 };
 
 struct vt_event_s {

@@ -68,7 +68,7 @@ vt_status queue_create(uint32_t device, vt_queue* out) {
               "cudaDeviceGetAttribute");
   cudaStream_t stream = nullptr;
   VT_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-  *out = new (std::nothrow) vt_queue_s{static_cast<int>(device), stream, major >= 9};
+  *out = new (std::nothrow) vt_queue_s{static_cast<int>(device), stream, major >= 9, major >= 9};
   if (!*out) {
     cudaStreamDestroy(stream);
     return fail(VT_STATUS_OUT_OF_MEMORY, "cuda: queue_create: out of host memory");

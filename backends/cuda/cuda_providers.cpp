@@ -22,39 +22,47 @@ vt::ops::geometry::PostConvSwitches post_conv_switches(const vt_op_call* call) {
 
 vt_status prepare(const vt_op_call* call) { return use_device(call->queue->device); }
 
+// The call's stream, with the early start (kern::Stream) where the device has it and
+// VT_EARLY_LAUNCH does not turn it off.
+kern::Stream stream_of(const vt_op_call* call) {
+  int64_t early = 1;
+  host_knobs(call)("VT_EARLY_LAUNCH", &early);
+  return {call->queue->stream, call->queue->early_launch && early != 0};
+}
+
 vt_status conv_fwd(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_conv_fwd(*static_cast<const vt_causal_conv1d_fwd_args*>(call->args), conv_switches(call),
-                               call->queue->bulk_copies, call->queue->stream);
+                               call->queue->bulk_copies, stream_of(call));
 }
 
 vt_status conv_update(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_conv_update(*static_cast<const vt_causal_conv1d_update_args*>(call->args), conv_switches(call),
-                                  call->queue->stream);
+                                  stream_of(call));
 }
 
 vt_status post_conv(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_post_conv(*static_cast<const vt_gdn_post_conv_args*>(call->args), post_conv_switches(call),
-                            call->queue->stream);
+                            stream_of(call));
 }
 
 vt_status l2norm(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
-  return kern::launch_l2norm(*static_cast<const vt_l2norm_args*>(call->args), call->queue->stream);
+  return kern::launch_l2norm(*static_cast<const vt_l2norm_args*>(call->args), stream_of(call));
 }
 
 vt_status gating(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_gating(*static_cast<const vt_gdn_gating_args*>(call->args), post_conv_switches(call),
-                            call->queue->stream);
+                            stream_of(call));
 }
 
 vt_status split(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_split(*static_cast<const vt_gdn_split_args*>(call->args), post_conv_switches(call),
-                            call->queue->stream);
+                            stream_of(call));
 }
 
 constexpr int32_t kNative = 100;

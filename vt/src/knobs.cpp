@@ -35,6 +35,8 @@ const std::vector<Def>& defs() {
       {{"VT_CONV_STAGE_X", "0|1", "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
        Kind::int_set, {0, 1}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
+      {{"VT_EARLY_LAUNCH", "0|1", "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},
+       Kind::int_set, {0, 1}},
       {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive},
       {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"}, Kind::int_set,
        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},

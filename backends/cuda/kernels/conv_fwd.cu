@@ -196,6 +196,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // spill the weights around every loop).
 template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
+  after_prior_grids();
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
   constexpr bool kStageState = Vec <= 2;  // the shared buffer stays under 8 KiB
@@ -398,6 +399,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
 // are staged in shared memory first, all loads in flight at once, then consumed oldest first.
 template <int K>
 __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(const ConvFwdParams p) {
+  after_prior_grids();
   constexpr int W = K - 1;
   extern __shared__ float tile[];  // [chunk + W][block], a thread's column at threadIdx.x
   const int64_t c = channel_block() * blockDim.x + threadIdx.x;
@@ -431,27 +433,27 @@ bool dense_weights(const View& w, const View& bias, int x_dtype, int K, int vec)
 }
 
 template <int K, Elem X>
-void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, cudaStream_t s) {
+void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, const Stream& s) {
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
-      if (g.stage_x && dense) conv_fwd_window_kernel<K, X, 2, true, true><<<grid, block, 0, s>>>(p);
-      else if (g.stage_x) conv_fwd_window_kernel<K, X, 2, false, true><<<grid, block, 0, s>>>(p);
-      else if (dense) conv_fwd_window_kernel<K, X, 2, true><<<grid, block, 0, s>>>(p);
-      else conv_fwd_window_kernel<K, X, 2><<<grid, block, 0, s>>>(p);
+      if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
+      else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
+      else if (dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
+      else launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
       return;
     }
   }
-  if (g.vec == kFull) conv_fwd_window_kernel<K, X, kFull><<<grid, block, 0, s>>>(p);
-  else conv_fwd_window_kernel<K, X, 1><<<grid, block, 0, s>>>(p);
+  if (g.vec == kFull) launch_kernel(conv_fwd_window_kernel<K, X, kFull>, grid, block, 0, s, p);
+  else launch_kernel(conv_fwd_window_kernel<K, X, 1>, grid, block, 0, s, p);
 }
 
 template <int K>
-void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, int x_dtype, cudaStream_t s) {
+void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, int x_dtype, const Stream& s) {
   const dim3 block(static_cast<unsigned>(g.block));
   if (g.variant == geo::ConvFwdVariant::tiled) {
-    conv_fwd_tiled_kernel<K><<<grid, block, static_cast<size_t>(g.shared_bytes), s>>>(p);
+    launch_kernel(conv_fwd_tiled_kernel<K>, grid, block, static_cast<size_t>(g.shared_bytes), s, p);
   } else if (x_dtype == VT_DTYPE_F32) {
     launch_window<K, Elem::f32>(p, g, grid, block, s);
   } else if (x_dtype == VT_DTYPE_F16) {
@@ -498,7 +500,7 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
 }  // namespace
 
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geometry::ConvSwitches& sw,
-                          bool bulk_copies, cudaStream_t stream) {
+                          bool bulk_copies, const Stream& stream) {
   const geo::ConvFwdGeometry g = conv_fwd_geometry_of(a, sw, bulk_copies);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   const geo::LaunchGrid l = geo::conv_fwd_launch_grid(g);

@@ -33,6 +33,7 @@ __device__ __forceinline__ void set_word_float(uint4& w, int e, float v) {
 
 template <int K>
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_kernel(const ConvUpdateParams p) {
+  after_prior_grids();
   constexpr int W = K - 1;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t b = blockIdx.y;
@@ -73,6 +74,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // and 1.26 at B = 64; taking two or four sequences a thread was slower than one.
 template <int K, Elem X, bool WF32>
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_words_kernel(const ConvUpdateParams p) {
+  after_prior_grids();
   constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
   using Pk = Packet<X, V>;
   constexpr Elem WE = WF32 ? Elem::f32 : X;
@@ -165,6 +167,7 @@ constexpr int kMaxWidth = 8;
 
 __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_generic_kernel(const ConvUpdateParams p,
                                                                                                int K) {
+  after_prior_grids();
   const int W = K - 1;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t b = blockIdx.y;
@@ -219,14 +222,14 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
 }
 
 template <int K, Elem X>
-void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, cudaStream_t stream) {
-  if (wf32) conv_update_words_kernel<K, X, true><<<grid, block, 0, stream>>>(p);
-  else conv_update_words_kernel<K, X, false><<<grid, block, 0, stream>>>(p);
+void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
+  if (wf32) launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
+  else launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
 }
 
 template <int K>
-void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block, cudaStream_t stream) {
-  if (x_dtype == VT_DTYPE_F32) conv_update_words_kernel<K, Elem::f32, true><<<grid, block, 0, stream>>>(p);
+void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
+  if (x_dtype == VT_DTYPE_F32) launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
   else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
   else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
 }
@@ -234,7 +237,7 @@ void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3&
 }  // namespace
 
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::ops::geometry::ConvSwitches& sw,
-                             cudaStream_t stream) {
+                             const Stream& stream) {
   namespace geo = vt::ops::geometry;
   const bool words = a.batch > 0 && a.channels > 0 && channels_in_words(a);
   const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words}, sw);
@@ -259,7 +262,7 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y)), block(static_cast<unsigned>(g.block));
   if (a.width < 2 || a.width > kMaxWidth) return launch_error("causal_conv1d_update: K outside 2..8");
   if (g.variant == geo::ConvUpdateVariant::generic) {
-    conv_update_generic_kernel<<<grid, block, 0, stream>>>(p, static_cast<int>(a.width));
+    launch_kernel(conv_update_generic_kernel, grid, block, 0, stream, p, static_cast<int>(a.width));
     return launch_status("causal_conv1d_update");
   }
   if (g.vec == geo::kUpdateVec) {
@@ -277,13 +280,13 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
     return launch_status("causal_conv1d_update");
   }
   switch (a.width) {
-    case 2: conv_update_kernel<2><<<grid, block, 0, stream>>>(p); break;
-    case 3: conv_update_kernel<3><<<grid, block, 0, stream>>>(p); break;
-    case 4: conv_update_kernel<4><<<grid, block, 0, stream>>>(p); break;
-    case 5: conv_update_kernel<5><<<grid, block, 0, stream>>>(p); break;
-    case 6: conv_update_kernel<6><<<grid, block, 0, stream>>>(p); break;
-    case 7: conv_update_kernel<7><<<grid, block, 0, stream>>>(p); break;
-    case 8: conv_update_kernel<8><<<grid, block, 0, stream>>>(p); break;
+    case 2: launch_kernel(conv_update_kernel<2>, grid, block, 0, stream, p); break;
+    case 3: launch_kernel(conv_update_kernel<3>, grid, block, 0, stream, p); break;
+    case 4: launch_kernel(conv_update_kernel<4>, grid, block, 0, stream, p); break;
+    case 5: launch_kernel(conv_update_kernel<5>, grid, block, 0, stream, p); break;
+    case 6: launch_kernel(conv_update_kernel<6>, grid, block, 0, stream, p); break;
+    case 7: launch_kernel(conv_update_kernel<7>, grid, block, 0, stream, p); break;
+    case 8: launch_kernel(conv_update_kernel<8>, grid, block, 0, stream, p); break;
     default: return launch_error("causal_conv1d_update: K outside 2..8");
   }
   return launch_status("causal_conv1d_update");

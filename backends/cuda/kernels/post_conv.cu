@@ -265,6 +265,7 @@ constexpr int kQkElemsPerLane = 16;
 
 template <Elem X, Elem Q, int M>
 __global__ void __launch_bounds__(kThreads, 4) post_conv_kernel(const PostConvParams p) {
+  after_prior_grids();
   constexpr int R = kQkElemsPerLane / M;
   const int64_t t = blockIdx.x;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -294,6 +295,7 @@ __global__ void __launch_bounds__(kThreads, 4) post_conv_kernel(const PostConvPa
 // leaves room for a fourth block an SM at Dk <= 128.
 template <Elem X, Elem Q, int M, int VW>
 __global__ void __launch_bounds__(kThreads, M > 4 ? 2 : VW <= 2 ? 4 : 3) post_conv_chunked_kernel(const PostConvParams p) {
+  after_prior_grids();
   constexpr int G = 32 * sizeof(typename ElemTraits<X>::raw) / 16;  // lanes a row
   constexpr int kRowsPerPass = kThreads / G;
   const int64_t t = blockIdx.x;
@@ -328,6 +330,7 @@ __global__ void __launch_bounds__(kThreads, M > 4 ? 2 : VW <= 2 ? 4 : 3) post_co
 // warp four tokens, their loads in flight together), v head y - 2 Hk, or the gates (the
 // last slot).
 __global__ void __launch_bounds__(32 * vt::ops::geometry::kTileWarps) post_conv_tile_kernel(const PostConvParams p) {
+  after_prior_grids();
   constexpr int kTokens = vt::ops::geometry::kTileTokens;
   constexpr int kPerWarp = kTokens / vt::ops::geometry::kTileWarps;
   constexpr int kBlock = 32 * vt::ops::geometry::kTileWarps;
@@ -371,6 +374,7 @@ struct L2Params {
 };
 
 __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
+  after_prior_grids();
   const int lane = threadIdx.x & 31;
   const int64_t r = static_cast<int64_t>(blockIdx.x) * kWarps + (threadIdx.x >> 5);
   if (r >= p.outer * p.inner) return;
@@ -381,31 +385,31 @@ __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
 }
 
 template <Elem X, Elem Q>
-void launch_per_token_as(const PostConvParams& p, const dim3& grid, cudaStream_t stream) {
+void launch_per_token_as(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   const bool short_rows = p.Dk <= 32 * 4;
   const bool two_v_words = p.Hv * p.Dv * int64_t{sizeof(typename ElemTraits<X>::raw)} <= 2 * 16 * kThreads;
-  if (p.qk_chunks && short_rows && two_v_words) post_conv_chunked_kernel<X, Q, 4, 2><<<grid, kThreads, 0, stream>>>(p);
-  else if (p.qk_chunks && short_rows) post_conv_chunked_kernel<X, Q, 4, 4><<<grid, kThreads, 0, stream>>>(p);
-  else if (p.qk_chunks) post_conv_chunked_kernel<X, Q, 8, 4><<<grid, kThreads, 0, stream>>>(p);
-  else if (short_rows) post_conv_kernel<X, Q, 4><<<grid, kThreads, 0, stream>>>(p);
-  else post_conv_kernel<X, Q, 8><<<grid, kThreads, 0, stream>>>(p);
+  if (p.qk_chunks && short_rows && two_v_words) launch_kernel(post_conv_chunked_kernel<X, Q, 4, 2>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks && short_rows) launch_kernel(post_conv_chunked_kernel<X, Q, 4, 4>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks) launch_kernel(post_conv_chunked_kernel<X, Q, 8, 4>, grid, kThreads, 0, stream, p);
+  else if (short_rows) launch_kernel(post_conv_kernel<X, Q, 4>, grid, kThreads, 0, stream, p);
+  else launch_kernel(post_conv_kernel<X, Q, 8>, grid, kThreads, 0, stream, p);
 }
 
 // q, k and v are f32 or conv_out's type; without the split (gating only) neither matters.
 template <Elem X>
-void launch_per_token_from(const PostConvParams& p, const dim3& grid, cudaStream_t stream) {
+void launch_per_token_from(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   if (p.split && p.q.dtype == VT_DTYPE_F32) launch_per_token_as<X, Elem::f32>(p, grid, stream);
   else launch_per_token_as<X, X>(p, grid, stream);
 }
 
-void launch_per_token(const PostConvParams& p, const dim3& grid, cudaStream_t stream) {
+void launch_per_token(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   const int x = p.split ? p.conv_out.dtype : VT_DTYPE_BF16;
   if (x == VT_DTYPE_F32) launch_per_token_from<Elem::f32>(p, grid, stream);
   else if (x == VT_DTYPE_F16) launch_per_token_from<Elem::f16>(p, grid, stream);
   else launch_per_token_from<Elem::bf16>(p, grid, stream);
 }
 
-vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::PostConvSwitches& sw, cudaStream_t stream,
+vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::PostConvSwitches& sw, const Stream& stream,
                  const char* op) {
   namespace geo = vt::ops::geometry;
   p.T = tokens;
@@ -414,7 +418,7 @@ vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::Post
   if (g.grid_x == 0) return VT_OK;
   if (g.grid_x > 0x7fffffff || g.grid_y > 0xffff) return launch_error("post-conv: grid too large");
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
-  if (g.variant == geo::PostConvVariant::token_tile) post_conv_tile_kernel<<<grid, static_cast<unsigned>(g.block), 0, stream>>>(p);
+  if (g.variant == geo::PostConvVariant::token_tile) launch_kernel(post_conv_tile_kernel, grid, static_cast<unsigned>(g.block), 0, stream, p);
   else launch_per_token(p, grid, stream);
   return launch_status(op);
 }
@@ -461,7 +465,7 @@ PostConvParams split_params(const vt_tensor& conv_out, const vt_tensor& q, const
 }  // namespace
 
 vt_status launch_post_conv(const vt_gdn_post_conv_args& a, const vt::ops::geometry::PostConvSwitches& sw,
-                           cudaStream_t stream) {
+                           const Stream& stream) {
   PostConvParams p = split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   p.a = view_of(a.a);
   p.b = view_of(a.b);
@@ -475,14 +479,14 @@ vt_status launch_post_conv(const vt_gdn_post_conv_args& a, const vt::ops::geomet
   return launch(p, a.num_tokens, sw, stream, "gdn_post_conv");
 }
 
-vt_status launch_split(const vt_gdn_split_args& a, const vt::ops::geometry::PostConvSwitches& sw, cudaStream_t stream) {
+vt_status launch_split(const vt_gdn_split_args& a, const vt::ops::geometry::PostConvSwitches& sw, const Stream& stream) {
   const PostConvParams p =
       split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   return launch(p, a.num_tokens, sw, stream, "gdn_split");
 }
 
 vt_status launch_gating(const vt_gdn_gating_args& a, const vt::ops::geometry::PostConvSwitches& sw,
-                        cudaStream_t stream) {
+                        const Stream& stream) {
   PostConvParams p{};
   p.a = view_of(a.a);
   p.b = view_of(a.b);
@@ -495,7 +499,7 @@ vt_status launch_gating(const vt_gdn_gating_args& a, const vt::ops::geometry::Po
   return launch(p, a.num_tokens, sw, stream, "gdn_gating");
 }
 
-vt_status launch_l2norm(const vt_l2norm_args& a, cudaStream_t stream) {
+vt_status launch_l2norm(const vt_l2norm_args& a, const Stream& stream) {
   L2Params p{};
   p.in = view_of(a.x);
   p.out = view_of(a.out);
@@ -507,7 +511,7 @@ vt_status launch_l2norm(const vt_l2norm_args& a, cudaStream_t stream) {
   const int64_t blocks = (a.outer * a.inner + kWarps - 1) / kWarps;
   if (blocks == 0) return VT_OK;
   if (blocks > 0x7fffffff) return launch_error("l2norm: too many rows");
-  l2norm_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(p);
+  launch_kernel(l2norm_kernel, static_cast<unsigned>(blocks), kThreads, 0, stream, p);
   return launch_status("l2norm");
 }
 
