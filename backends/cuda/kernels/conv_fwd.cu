@@ -30,16 +30,44 @@ struct Segment {
   bool initial;
 };
 
+// geo::sequence_of_program by a whole warp, every lane of which must call it: each round its
+// 32 lanes test 32 evenly spaced sequences at once, so N = 256 takes two rounds of loads
+// where the binary search takes eight, and in 32-bit arithmetic (qsl holds i32 values, and
+// a program index is below the grid's 65535^2). B_n = clamp(qsl[n]) / chunk + n rises
+// strictly with n, so the lanes whose B_n <= k are a prefix and the answer is the binary
+// search's; on inconsistent metadata it is still a sequence in [0, N).
+__device__ __forceinline__ int64_t sequence_of_program_warp(int64_t k, const ConvFwdParams& p) {
+  const uint32_t lane = threadIdx.x % 32, kk = static_cast<uint32_t>(k);
+  const int32_t T = p.T < INT32_MAX ? static_cast<int32_t>(p.T) : INT32_MAX;
+  uint32_t lo = 0, span = static_cast<uint32_t>(p.N);  // the answer lies in [lo, lo + span)
+  while (span > 1) {
+    const uint32_t step = (span + 31) / 32, n = lo + lane * step;
+    bool below = lane == 0;  // B_lo <= k: lo is the largest tested so far that passed (or 0)
+    if (lane > 0 && lane * step < span) {
+      const int32_t q = __ldg(p.qsl + n);
+      below = static_cast<uint32_t>(q < 0 ? 0 : q > T ? T : q) / (1u << p.chunk_shift) + n <= kk;
+    }
+    const int j = 31 - __clz(__ballot_sync(0xffffffffu, below));
+    lo += static_cast<uint32_t>(j) * step;
+    span = (static_cast<uint32_t>(j) + 1) * step < span ? step : span - static_cast<uint32_t>(j) * step;
+  }
+  return lo;
+}
+
 // Loads qsl, the slot and has_initial_state together, before testing any of them: a
 // program's setup is a chain of dependent loads, and short programs are mostly setup.
 // Without a plan the first token comes from qsl[n] as loaded here (the search alone would
-// have waited for it first).
+// have waited for it first). WarpSearch: every lane of the warp calls it, and the sequence is
+// found by sequence_of_program_warp.
+template <bool WarpSearch = false>
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
   if (k >= p.programs) return false;
   if (p.plan) {
     s->n = p.plan[2 * k];
     s->first = p.plan[2 * k + 1];
     if (s->n < 0 || s->n >= p.N) return false;
+  } else if constexpr (WarpSearch) {
+    s->n = sequence_of_program_warp(k, p);
   } else {
     const int32_t* qsl = p.qsl;
     s->n = geo::sequence_of_program(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift});
@@ -194,7 +222,8 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // StageX (Vec = 2): x through shared memory where the program allows (staged_sweep), its own
 // instantiation so that the other kernels keep their registers (the staged code made ptxas
 // spill the weights around every loop).
-template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false>
+// WarpSearch: a program finds its sequence by sequence_of_program_warp (conv_fwd_warp_search).
+template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false, bool WarpSearch = false>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   after_prior_grids();
   constexpr int W = K - 1;
@@ -230,7 +259,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
                    [&](int i) { return p.bias.base + chan(i) * p.bias.s0; });
   }
   Segment s;
-  if (!find_segment(p, program_index(), &s) || !live) return;
+  if (!find_segment<WarpSearch>(p, program_index(), &s) || !live) return;
   // Widened only now: a register fence (an empty asm that claims to change the bits) keeps
   // ptxas from widening them, and so waiting for them, before the segment's loads are out.
   fence_bits(wbits);
@@ -432,15 +461,28 @@ bool dense_weights(const View& w, const View& bias, int x_dtype, int K, int vec)
   return wd && bd;
 }
 
+// Whether the two-channel kernel searches a program's sequence with the whole warp: where
+// the binary search would take more rounds of loads than a warp's lanes take two, more than
+// kWarpSearchMinSeqs sequences without a plan. On the H200 (docs/benchmarks.md, eighteenth
+// session) the warp's search was 1.06 to 1.07 times as fast on 256 short sequences; built
+// into the kernel that serves one sequence as well, it made that one 1.5% slower at T = 128,
+// so calls with few sequences keep the binary search's instantiation. The threshold is set
+// by the rounds, not measured between 1 and 256 sequences.
+inline constexpr int64_t kWarpSearchMinSeqs = 32;
+bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWarpSearchMinSeqs; }
+
 template <int K, Elem X>
 void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, const Stream& s) {
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
+      const bool warp = conv_fwd_warp_search(p);
       if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
       else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
+      else if (dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
       else if (dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
+      else if (warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, false, true>, grid, block, 0, s, p);
       else launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
       return;
     }
