@@ -29,6 +29,24 @@ double median_us_per(int launches, Body body, cudaStream_t s) {
   return vt::cuda::bench::median_us_per_launch(kTool, launches, 20, 101, s, body);
 }
 
+// One launch a node, `nodes` nodes captured into a graph, and the median per launch of its
+// replays (vt-bench's graphs hold one node per input copy and are replayed 20 times a sample).
+template <class Launch>
+double graph_us_per_launch(int nodes, int replays, Launch launch, cudaStream_t s) {
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  for (int i = 0; i < nodes; ++i) launch();
+  check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
+  check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
+  const double us = median_us_per(replays * nodes, [&] {
+    for (int r = 0; r < replays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
+  }, s);
+  cudaGraphExecDestroy(ge);
+  cudaGraphDestroy(g);
+  return us;
+}
+
 }  // namespace
 
 int main() {
@@ -41,28 +59,17 @@ int main() {
     for (int i = 0; i < kPerSample; ++i) empty_kernel<<<1, 32, 0, s>>>();
   }, s);
   std::printf("empty kernel, %d launches between two events: %.2f us per launch\n", kPerSample, events);
-  // vt-bench's graphs hold one node per input copy and are replayed 20 times a sample.
+  constexpr int kReplays = 20;
   for (int nodes : {1, 8, 16, 32}) {
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    for (int i = 0; i < nodes; ++i) empty_kernel<<<1, 32, 0, s>>>();
-    check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
-    check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
-    constexpr int kReplays = 20;
-    const double replay = median_us_per(kReplays * nodes, [&] {
-      for (int r = 0; r < kReplays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
-    }, s);
+    const double replay = graph_us_per_launch(nodes, kReplays, [&] { empty_kernel<<<1, 32, 0, s>>>(); }, s);
     std::printf("empty kernel, graph of %d node(s) replayed %d times: %.2f us per launch\n", nodes, kReplays, replay);
-    cudaGraphExecDestroy(ge);
-    cudaGraphDestroy(g);
   }
   // The same graph of 16, each launch allowed to start while the one before it drains (the
   // backend's default on sm_90, VT_EARLY_LAUNCH).
   int major = 0;
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "cudaDeviceGetAttribute");
   if (major >= 9) {
-    constexpr int kNodes = 16, kReplays = 20;
+    constexpr int kNodes = 16;
     cudaLaunchAttribute early{};
     early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     early.val.programmaticStreamSerializationAllowed = 1;
@@ -72,18 +79,10 @@ int main() {
     cfg.stream = s;
     cfg.attrs = &early;
     cfg.numAttrs = 1;
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    for (int i = 0; i < kNodes; ++i) check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx");
-    check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
-    check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
-    const double replay = median_us_per(kReplays * kNodes, [&] {
-      for (int r = 0; r < kReplays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
+    const double replay = graph_us_per_launch(kNodes, kReplays, [&] {
+      check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx");
     }, s);
     std::printf("empty kernel, early start, graph of %d nodes replayed %d times: %.2f us per launch\n", kNodes, kReplays, replay);
-    cudaGraphExecDestroy(ge);
-    cudaGraphDestroy(g);
   }
   cudaStreamDestroy(s);
   return 0;
