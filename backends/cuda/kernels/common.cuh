@@ -204,7 +204,7 @@ __device__ __forceinline__ bool narrow_if_clear(float s, uint32_t slack, uint16_
 __device__ __forceinline__ bool f16_pair_if_clear_bounded(float sa, float sb, uint32_t slack, uint32_t* out) {
   auto clear = [slack](float v) {
     const uint32_t u = __float_as_uint(v);
-    return ((u & 0x7fffffffu) >= 0x38800000u + slack) & (((u & 0x1fffu) - (0x1000u - slack)) > 2u * slack);
+    return ((u & 0x7fffffffu) >= vt::math::kF16MinNormalBits + slack) & !vt::math::f16_near_tie(u, slack);
   };
   if (!(clear(sa) & clear(sb))) return false;
   asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(*out) : "f"(sb), "f"(sa));
