@@ -1,7 +1,7 @@
 // Arms (parity.md): for each op and device, every registered provider is forced in turn (a
 // runtime per provider with all the others disabled), alone and with each variant switch of
-// performance.md, over the op's catalog cases; all results must be bit-identical (a NaN
-// matches any NaN, as parity.md's comparison says).
+// performance.md (and with the early start turned off), over the op's catalog cases; all
+// results must be bit-identical (a NaN matches any NaN, as parity.md's comparison says).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,7 +40,10 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 1, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 2, kFwd},
                                        {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
-                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv}};
+                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv},
+                                       // Not a variant: the same kernels, each started only once
+                                       // the one before it has finished (runtime.md).
+                                       {"VT_EARLY_LAUNCH", 0, kFwd | kUpdate | kPostConv}};
 
 struct Arm {
   std::string provider;
