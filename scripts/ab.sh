@@ -22,7 +22,7 @@
 #       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
 #       A working tree with base's sources (prepared at the checked-out revision, nothing
 #       changed) is built for its vt-bench but not timed: its rows would be base's again.
-# Results: $OUT/ab.txt (or ./ab-out/ab.txt).
+# Results: $OUT/ab.txt (or ./ab-out/ab.txt); a second run in one call writes ab-2.txt, and so on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,6 +63,9 @@ done
 
 out=${OUT:-$PWD/ab-out}
 mkdir -p "$out"
+result=$out/ab.txt
+i=2
+while [ -e "$result" ]; do result=$out/ab-$i.txt; i=$((i + 1)); done
 [ -f .devdebs/unpack-debs.sh ] && eval "$(bash .devdebs/unpack-debs.sh)"
 plugin=vt-backend-$backend
 cfg=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_BUILD_TESTS=OFF)
@@ -181,4 +184,4 @@ header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
       done
     done
   done
-} | tee "$out/ab.txt"
+} | tee "$result"
