@@ -107,14 +107,14 @@ VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
 inline constexpr uint32_t kSiluSlack = 48;
 inline constexpr float kSiluFastMax = 16.0f;
 
-// f16's grid seen in f32 bits, in f16's normal range [2^-14, 2^15]: its smallest normal, and
-// whether the 13 bits below the grid lie within slack steps of the tie 0x1000 (so that
-// rounding to nearest may depend on those steps). Below 2^-14 the f16 grid is coarser.
+// f16's boundaries, in its normal range [2^-14, 2^15], are the f32 values whose low 13 bits
+// are 0x1000; below kF16MinNormalBits (2^-14) its grid is coarser, and an s there is
+// declined. f16_near_tie says whether the bits u lie within slack steps of a boundary.
 // f16_if_clear and the GPU kernels that narrow two values at once both test with these.
 inline constexpr uint32_t kF16MinNormalBits = 0x38800000u;
 VT_MATH_FN bool f16_near_tie(uint32_t u, uint32_t slack) { return ((u & 0x1fffu) - (0x1000u - slack)) <= 2u * slack; }
 
-// f16 for s and v in f16's normal range, where the caller of a declined s goes exact.
+// f16 for s and v in f16's normal range.
 VT_MATH_FN bool f16_if_clear(float s, uint32_t slack, uint16_t* out) {
   const uint32_t u = bits(s);
   const uint32_t abs = u & 0x7fffffffu;
