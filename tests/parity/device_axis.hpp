@@ -29,4 +29,12 @@ void PrintTo(const BackendState& b, std::ostream* os);
 // A device or backend name as a test-name part ("x:0" -> "x_0").
 std::string test_name_part(const std::string& name);
 
+// gtest's name generator for a test parameterised by a device name: its test-name part.
+struct DeviceTestName {
+  template <class Info>
+  std::string operator()(const Info& info) const {
+    return test_name_part(info.param);
+  }
+};
+
 }  // namespace vt::parity

@@ -138,9 +138,7 @@ TEST_P(ParityGraph, ReplaysMatchEagerAndReference) {
   ASSERT_FALSE(per_op.empty()) << "every representative case is a declared gap of " << device.backend();
 }
 
-std::string graph_name(const testing::TestParamInfo<std::string>& info) { return test_name_part(info.param); }
-
-INSTANTIATE_TEST_SUITE_P(Graph, ParityGraph, testing::ValuesIn(device_names()), graph_name);
+INSTANTIATE_TEST_SUITE_P(Graph, ParityGraph, testing::ValuesIn(device_names()), DeviceTestName());
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParityGraph);  // no device loaded: the backend tests say why
 
 }  // namespace

@@ -34,8 +34,6 @@ std::vector<const CaseSpec*> cases_for(const BackendExpectation& expect) {
   return out;
 }
 
-std::string device_param_name(const testing::TestParamInfo<std::string>& info) { return test_name_part(info.param); }
-
 class ParityQueues : public testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -177,7 +175,7 @@ TEST_P(ParityQueues, EventsOrderChainedCalls) {
   std::cout << device_.name() << ": " << live.size() << " chains across two queues (base seed " << base << ")\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(TwoQueues, ParityQueues, testing::ValuesIn(device_names()), device_param_name);
+INSTANTIATE_TEST_SUITE_P(TwoQueues, ParityQueues, testing::ValuesIn(device_names()), DeviceTestName());
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParityQueues);  // no device loaded: the backend tests say why
 
 // All of one device's work, run on its own host thread: every case bound and enqueued on one
