@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "vt/ops/launch_geometry.hpp"
@@ -253,6 +254,89 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   s.plan_chunk = 128;
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).mapping, geo::ConvMapping::plan_items);
   EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).stage_x);
+}
+
+// The one-sequence kernel: a call of one sequence whose two-channel programs are at most
+// kOneSequenceMaxChunk tokens, on a backend that has the kernel, unless VT_CONV_ONE_SEQUENCE=0.
+TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
+  auto s = bf16_shape(128, 8192, 1);  // the CUDA backend's chunks: 4..128 tokens
+  s.x_pair_aligned = true;
+  s.min_sequence_chunk = 4;
+  s.max_sequence_chunk = 128;
+  s.bulk_copies = true;
+  s.one_sequence_kernel = true;
+  geo::ConvSwitches sw;
+  auto g = geo::conv_fwd_geometry(s, sw);
+  ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
+  EXPECT_EQ(g.chunk, 4);
+  EXPECT_TRUE(g.one_sequence);
+  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 / 4 + 1));  // the launch is the general kernel's
+  s.tokens = 256;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).chunk, 8);
+  EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).one_sequence);
+  s.tokens = 1024;  // 32-token programs
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, sw).one_sequence);
+  s.tokens = 1700;  // the parity case fwd_one_seq_chunk8: 5 channel blocks, 8-token programs
+  s.channels = 1032;
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).chunk, 8);
+  EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).one_sequence);
+  s.channels = 8192;
+  s.tokens = 128;
+
+  auto two = s;  // two sequences: query_start_loc is needed
+  two.seqs = 2;
+  EXPECT_FALSE(geo::conv_fwd_geometry(two, sw).one_sequence);
+  auto other = s;  // a backend without the kernel
+  other.one_sequence_kernel = false;
+  EXPECT_FALSE(geo::conv_fwd_geometry(other, sw).one_sequence);
+  auto odd = s;  // one channel a thread
+  odd.channels = 8191;
+  EXPECT_EQ(geo::conv_fwd_geometry(odd, sw).variant, geo::ConvFwdVariant::channel_tile1);
+  EXPECT_FALSE(geo::conv_fwd_geometry(odd, sw).one_sequence);
+  auto k3 = s;  // not width 4
+  k3.width = 3;
+  EXPECT_FALSE(geo::conv_fwd_geometry(k3, sw).one_sequence);
+  auto f32 = s;
+  f32.x_elem_bytes = 4;
+  EXPECT_FALSE(geo::conv_fwd_geometry(f32, sw).one_sequence);
+
+  auto planned = s;  // a plan followed: its items drive the programs
+  planned.has_plan = true;
+  planned.plan_items = 16;
+  planned.plan_chunk = 8;
+  geo::ConvSwitches follow;
+  follow.exact_chunks = 1;
+  EXPECT_EQ(geo::conv_fwd_geometry(planned, follow).mapping, geo::ConvMapping::plan_items);
+  EXPECT_FALSE(geo::conv_fwd_geometry(planned, follow).one_sequence);
+  EXPECT_TRUE(geo::conv_fwd_geometry(planned, sw).one_sequence);  // ignored by default
+
+  geo::ConvSwitches staged;  // staging forced: 128-token programs
+  staged.stage_x = 1;
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, staged).one_sequence);
+  geo::ConvSwitches off;
+  off.one_sequence = 0;
+  EXPECT_FALSE(geo::conv_fwd_geometry(s, off).one_sequence);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, off).chunk, 4);  // the same programs, by the general kernel
+  off.one_sequence = 1;  // the default
+  EXPECT_TRUE(geo::conv_fwd_geometry(s, off).one_sequence);
+}
+
+// Each switch is read from its own knob; an unset one keeps the default (-1).
+TEST(ConvSwitches, ReadFromTheirKnobs) {
+  auto only = [](const char* set, int64_t value) {
+    return geo::conv_switches([=](const char* name, int64_t* v) {
+      if (std::string_view(name) != set) return false;
+      *v = value;
+      return true;
+    });
+  };
+  EXPECT_EQ(only("VT_CONV_ONE_SEQUENCE", 0).one_sequence, 0);
+  EXPECT_EQ(only("VT_CONV_ONE_SEQUENCE", 0).stage_x, -1);
+  EXPECT_EQ(only("VT_CONV_STAGE_X", 1).stage_x, 1);
+  EXPECT_EQ(only("VT_CONV_STAGE_X", 1).one_sequence, -1);
+  EXPECT_EQ(only("VT_CONV_CHANNEL_TILE", 2).channel_tile, 2);
+  EXPECT_EQ(only("VT_CONV_REG", 0).reg, 0);
+  EXPECT_EQ(only("VT_CONV_EXACT_CHUNKS", 1).exact_chunks, 1);
 }
 
 TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {

@@ -40,6 +40,7 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 1, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 2, kFwd},
                                        {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
+                                       {"VT_CONV_ONE_SEQUENCE", 0, kFwd},  // one sequence by the general kernel
                                        {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv},
                                        // Not a variant: the same kernels, each started only once
                                        // the one before it has finished (runtime.md).

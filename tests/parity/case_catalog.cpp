@@ -189,6 +189,51 @@ void conv_fwd_cases(Catalog& c) {
     p.lengths.assign(66000, 1);
     for (size_t n = 0; n < p.lengths.size(); n += 97) p.lengths[n] = n % 2 ? 0 : 300;
   });
+  // One sequence (CUDA's one-sequence kernel, where its programs are 4 or 8 tokens): two whole
+  // channel blocks and part of one, a length that is no multiple of a program, and below
+  // the states and layouts that kernel leaves to the general one.
+  auto one_seq = [&c](std::string name, std::vector<int32_t> lengths, auto more) {
+    c.add<ConvFwdParams>("fwd_one_seq" + name, [lengths, more](ConvFwdParams& p) {
+      p.channels = 520;
+      p.x = p.weight = p.out = DType::bf16;
+      p.lengths = lengths;
+      p.initial = ConvFwdParams::Initial::all;
+      more(p);
+    });
+  };
+  auto as_is = [](ConvFwdParams&) {};
+  one_seq("", {37}, as_is);
+  one_seq("_f16_linear", {21}, [](ConvFwdParams& p) {
+    p.x = p.weight = p.out = DType::f16;
+    p.silu = false;
+    p.bias = false;
+    p.initial = ConvFwdParams::Initial::absent;
+  });
+  one_seq("_shorter_than_state", {2}, as_is);  // the new state keeps an old column
+  one_seq("_one_token_fresh", {1}, [](ConvFwdParams& p) { p.initial = ConvFwdParams::Initial::absent; });
+  one_seq("_i32_initial", {11}, [](ConvFwdParams& p) { p.initial_dtype = DType::i32; });
+  one_seq("_padding", {9}, [](ConvFwdParams& p) {
+    p.slots = {-1};
+    p.num_slots = 3;
+  });
+  one_seq("_slot_out_of_range", {9}, [](ConvFwdParams& p) {
+    p.slots = {5};
+    p.num_slots = 3;
+    p.host_indices = false;  // validation would reject the slot; the kernel must skip it
+  });
+  one_seq("_stateless", {13}, [](ConvFwdParams& p) {
+    p.stateless = true;
+    p.initial = ConvFwdParams::Initial::absent;
+  });
+  one_seq("_nan_inf", {40}, [](ConvFwdParams& p) { p.specials = true; });
+  one_seq("_row_views", {19}, [](ConvFwdParams& p) {
+    p.x_row_extra = 14;
+    p.out_row_extra = 6;
+  });
+  one_seq("_chunk8", {1700}, [](ConvFwdParams& p) { p.channels = 1032; });  // 5 channel blocks: 8-token programs
+  one_seq("_bf16_state", {10}, [](ConvFwdParams& p) { p.state = DType::bf16; });  // the general kernel
+  one_seq("_state_swc", {10}, [](ConvFwdParams& p) { p.transposed_state = true; });  // the general kernel
+  one_seq("_f32_weights", {10}, [](ConvFwdParams& p) { p.weight = DType::f32; });  // the general kernel
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
     p.channels = 200;
     p.x = p.weight = p.out = DType::bf16;

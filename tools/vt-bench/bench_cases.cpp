@@ -53,6 +53,8 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
                 // which the default measures fastest).
                 {"staged", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_STAGE_X", 1}}, {}},
                 {"unstaged", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_STAGE_X", 0}}, {}},
+                // One sequence by the general kernel (a short prompt takes its own by default).
+                {"general", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_ONE_SEQUENCE", 0}}, {}},
                 kWithoutFast};
   return c;
 }

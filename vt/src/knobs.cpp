@@ -34,6 +34,8 @@ const std::vector<Def>& defs() {
       {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"}, Kind::int_set, {0, 1, 2}},
       {{"VT_CONV_STAGE_X", "0|1", "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
        Kind::int_set, {0, 1}},
+      {{"VT_CONV_ONE_SEQUENCE", "0|1", "0: a call of one sequence takes the general conv kernel (unset or 1: its own where it can)"},
+       Kind::int_set, {0, 1}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
       {{"VT_EARLY_LAUNCH", "0|1", "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},
        Kind::int_set, {0, 1}},

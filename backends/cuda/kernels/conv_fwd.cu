@@ -424,6 +424,109 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
   }
 }
 
+// One sequence in short programs (geo::conv_fwd_one_sequence): K = 4, two channels of a
+// 16-bit x a thread, dense weights, and f32 state in [S, C, W] rows or none (the launcher
+// sends other calls to the window kernel). A call of one sequence needs no query_start_loc:
+// its tokens are rows 0..T-1 (ops.md). So a program issues every load it makes in one round
+// before it tests any: the slot, has_initial_state, the weights, its context and tokens and,
+// where it holds the sequence's first token, the sequence's last W rows (the new state); only
+// the old state waits, for the slot. Offsets are 32-bit where the launcher has checked that
+// they fit. The window kernel's program waits for qsl and the slot before its x loads go
+// out, and its setup, in 64-bit arithmetic, was most of its instructions at T = 128
+// (docs/benchmarks.md, fourteenth session).
+template <Elem X, int Chunk>
+__global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_kernel(const ConvFwdParams p) {
+  after_prior_grids();
+  constexpr int K = 4, W = K - 1, R = Chunk + W;  // R: the rows a program reads
+  using Pk = Packet<X, 2>;
+  using WBits = typename Word<Pk::kBytes * K>::type;
+  using BBits = typename Word<Pk::kBytes>::type;
+  constexpr uint32_t eb = sizeof(typename ElemTraits<X>::raw);
+  const uint32_t c0 = (blockIdx.x * geo::kBlockThreads + threadIdx.x) * 2;  // C is even here
+  const uint32_t T = static_cast<uint32_t>(p.T), first = blockIdx.y * Chunk;
+  if (c0 >= p.C || first >= T) return;
+
+  // The slot and has_initial_state; without them, a load of qsl stands in (find_segment says why).
+  const bool stateful = p.slots != nullptr, his = stateful && p.his.base;
+  const int32_t slot = static_cast<int32_t>(load_now_u32(stateful ? p.slots : p.qsl));
+  const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
+  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
+  const WBits wbits = __ldg(reinterpret_cast<const WBits*>(p.w.base + c0 * (K * eb)));
+  const BBits bbits = __ldg(reinterpret_cast<const BBits*>(p.bias.base ? p.bias.base + c0 * eb : p.w.base));
+  // Row r of this thread's channels; rows before the sequence (r wraps) and past it load nothing.
+  const char* const xcol = p.x.base + c0 * eb;
+  const uint32_t xs = static_cast<uint32_t>(p.x.s0);
+  auto row = [&](uint32_t r) { return r < T ? load_packet<X, 2>(xcol + static_cast<uint64_t>(r) * xs) : Pk{}; };
+  Pk in[R];
+#pragma unroll
+  for (int u = 0; u < R; ++u) in[u] = row(first + u - W);
+  const bool roller = stateful && first == 0;  // reads the old state and writes the new
+  Pk tail[W];
+#pragma unroll
+  for (int j = 0; j < W; ++j) tail[j] = roller ? row(T - W + j) : Pk{};
+
+  if (stateful && (slot < 0 || slot >= p.S)) return;  // padding, or a slot outside the cache: untouched
+  const bool initial = his && hv != 0;
+  float old[2][W] = {};  // channel i's old columns
+  float2* const st = roller ? reinterpret_cast<float2*>(p.state.base + slot * p.state.s0 + int64_t{c0} * (W * 4)) : nullptr;
+  if (roller && initial) {
+    float2 o[W];
+#pragma unroll
+    for (int u = 0; u < W; ++u) o[u] = st[u];
+#pragma unroll
+    for (int e = 0; e < 2 * W; ++e) old[e / W][e % W] = e % 2 ? o[e / 2].y : o[e / 2].x;
+  }
+
+  Packet<X, 2 * K> wk;
+  Pk bk;
+  memcpy(&wk, &wbits, sizeof wk);
+  memcpy(&bk, &bbits, sizeof bk);
+  float w[2][K], b[2], win[2][K];
+#pragma unroll
+  for (int e = 0; e < 2 * K; ++e) w[e / K][e % K] = wk.get(e);
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    b[i] = p.bias.base ? bk.get(i) : 0.0f;
+#pragma unroll
+    for (int j = 0; j < W; ++j) win[i][j] = first == 0 ? old[i][j] : in[j].get(i);
+  }
+  char* const ocol = p.out.base + c0 * eb;
+  const uint32_t os = static_cast<uint32_t>(p.out.s0);
+#pragma unroll
+  for (int u = 0; u < Chunk; ++u) {
+    const uint32_t t = first + u;
+    if (t >= T) break;  // the same for the whole block
+    float acc[2];
+    conv_token<K, 2>(win, w, b, in[W + u], acc);
+    Pk o;
+    if (p.silu) {
+      silu_narrow_packet<X, 2, SiluRare::second>(acc, o);
+    } else {
+      o.set(0, acc[0]);
+      o.set(1, acc[1]);
+    }
+    store_packet(ocol + static_cast<uint64_t>(t) * os, o);
+  }
+
+  if (roller) {
+    // Column j is input T - W + j of [old state | tokens]: a token, or for a sequence shorter
+    // than W, old column T + j (zero without an initial state).
+    float v[2][W];
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+#pragma unroll
+      for (int j = 0; j < W; ++j) {
+        v[i][j] = tail[j].get(i);
+        if (T + j < W)
+#pragma unroll
+          for (int m = 0; m < W; ++m)
+            if (m == static_cast<int>(T) + j) v[i][j] = old[i][m];
+      }
+#pragma unroll
+    for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
+  }
+}
+
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
 // are staged in shared memory first, all loads in flight at once, then consumed oldest first.
 template <int K>
@@ -471,12 +574,29 @@ bool dense_weights(const View& w, const View& bias, int x_dtype, int K, int vec)
 inline constexpr int64_t kWarpSearchMinSeqs = 32;
 bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWarpSearchMinSeqs; }
 
+// What the one-sequence kernel needs beyond the geometry's conditions: dense weights, f32
+// state in [S, C, W] rows on 8-byte bounds or no state, 32-bit channel and row offsets, the
+// programs along y alone, and programs of 4 or 8 tokens.
+bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, bool dense) {
+  constexpr int64_t W = 3;
+  const bool state = !p.slots || (p.state.dtype == VT_DTYPE_F32 && p.state.s2 == 4 && p.state.s1 == 4 * W &&
+                                  reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 && p.state.s0 % 8 == 0);
+  auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
+  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && grid.z == 1 && p.T < INT32_MAX &&
+         p.C < INT32_MAX && u32(p.x.s0) && u32(p.out.s0);
+}
+
 template <int K, Elem X>
 void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, const Stream& s) {
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
+      if (one_sequence_fits(p, g, grid, dense)) {
+        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
+        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
+        return;
+      }
       const bool warp = conv_fwd_warp_search(p);
       if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
       else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
@@ -531,6 +651,7 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
   shape.max_sequence_chunk = kMaxSequenceChunk;
   shape.silu = a.activation == VT_ACTIVATION_SILU;
   shape.bulk_copies = bulk_copies;
+  shape.one_sequence_kernel = true;
   if (a.plan) {
     shape.has_plan = true;
     shape.plan_items = a.plan->n_items;

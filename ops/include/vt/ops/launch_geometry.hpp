@@ -59,6 +59,7 @@ struct ConvFwdShape {
   int64_t max_sequence_chunk = 64;
   bool silu = true;           // the activation is SiLU
   bool bulk_copies = false;   // the device copies rows into shared memory with a copy engine (CUDA sm_90)
+  bool one_sequence_kernel = false;  // the backend has a kernel for one sequence in short programs (conv_fwd_one_sequence)
 };
 
 // The run-time switches of performance.md. Unset ones keep the defaults, which are the
@@ -68,6 +69,7 @@ struct ConvSwitches {
   int32_t reg = -1;            // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
   int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
   int32_t stage_x = -1;        // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
+  int32_t one_sequence = -1;   // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
@@ -93,6 +95,7 @@ ConvSwitches conv_switches(const KnobInt& knob) {
   if (knob("VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
   if (knob("VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
   if (knob("VT_CONV_STAGE_X", &v)) s.stage_x = static_cast<int32_t>(v);
+  if (knob("VT_CONV_ONE_SEQUENCE", &v)) s.one_sequence = static_cast<int32_t>(v);
   return s;
 }
 
@@ -106,6 +109,7 @@ struct ConvFwdGeometry {
   int64_t grid_x = 0, grid_y = 0;  // channel groups, programs along tokens
   int64_t shared_bytes = 0;        // the tiled variant's staging buffer
   bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
+  bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -160,6 +164,17 @@ constexpr bool conv_fwd_stages_x(const ConvFwdShape& s, const ConvSwitches& sw, 
   return g.chunk >= kStageXMinChunk && s.tokens >= s.seqs * kStageXMinSequence && g.grid_x * g.grid_y >= kStageXMinBlocks;
 }
 
+// A call of one sequence in programs of at most kOneSequenceMaxChunk tokens (a short prompt)
+// goes to a kernel of its own where the backend has one: it needs no query_start_loc (ops.md
+// fixes qsl[0] = 0 and qsl[1] = T), so each program issues all its loads at once, and its
+// setup is short. The backend may still send a call it cannot serve (its own layout
+// conditions) to the general kernel; VT_CONV_ONE_SEQUENCE=0 always does.
+inline constexpr int64_t kOneSequenceMaxChunk = 8;
+constexpr bool conv_fwd_one_sequence(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
+  return s.one_sequence_kernel && sw.one_sequence != 0 && s.seqs == 1 && g.variant == ConvFwdVariant::channel_tile2 &&
+         g.mapping == ConvMapping::sequence_chunks && g.chunk <= kOneSequenceMaxChunk && !g.stage_x;
+}
+
 constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwitches& sw) {
   ConvFwdGeometry g;
   g.variant = conv_fwd_variant(s, sw);
@@ -193,6 +208,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
   g.stage_x = conv_fwd_stages_x(s, sw, g);
+  g.one_sequence = conv_fwd_one_sequence(s, sw, g);
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
