@@ -439,92 +439,115 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
   after_prior_grids();
   constexpr int K = 4, W = K - 1, R = Chunk + W;  // R: the rows a program reads
   using Pk = Packet<X, 2>;
-  using WBits = typename Word<Pk::kBytes * K>::type;
-  using BBits = typename Word<Pk::kBytes>::type;
+  static_assert(Pk::kBytes == 4, "a thread's weights are one 16-byte word, its bias and each row's pair one 32-bit word");
   constexpr uint32_t eb = sizeof(typename ElemTraits<X>::raw);
   const uint32_t c0 = (blockIdx.x * geo::kBlockThreads + threadIdx.x) * 2;  // C is even here
   const uint32_t T = static_cast<uint32_t>(p.T), first = blockIdx.y * Chunk;
   if (c0 >= p.C || first >= T) return;
 
-  // The slot and has_initial_state; without them, a load of qsl stands in (find_segment says why).
+  // No load waits behind a test of the slot: a padding program computes as any other and
+  // stores nothing. With an early return, ptxas sank loads below it (the weights, tokens:
+  // SASS), so that they waited for the slot. The slot and has_initial_state, or without them
+  // a load of qsl that stands in (find_segment).
   const bool stateful = p.slots != nullptr, his = stateful && p.his.base;
-  const int32_t slot = static_cast<int32_t>(load_now_u32(stateful ? p.slots : p.qsl));
-  const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
-  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
-  const WBits wbits = __ldg(reinterpret_cast<const WBits*>(p.w.base + c0 * (K * eb)));
-  const BBits bbits = __ldg(reinterpret_cast<const BBits*>(p.bias.base ? p.bias.base + c0 * eb : p.w.base));
-  // Row r of this thread's channels; rows before the sequence (r wraps) and past it load nothing.
+  const uint4 wbits = load_now_u128(p.w.base + c0 * (K * eb));
+  const uint32_t bbits = load_now_u32(p.bias.base ? p.bias.base + c0 * eb : p.w.base);
+  // Row r of this thread's channels; before the sequence (r wraps) or past it, row T - 1
+  // instead, whose value no output or state column uses (those take old columns, or are not
+  // computed). Not zeroed: a select on the loaded bits is a use, which ptxas placed before
+  // the later loads, so that they waited for the first ones (SASS).
   const char* const xcol = p.x.base + c0 * eb;
   const uint32_t xs = static_cast<uint32_t>(p.x.s0);
-  auto row = [&](uint32_t r) { return r < T ? load_packet<X, 2>(xcol + static_cast<uint64_t>(r) * xs) : Pk{}; };
+  auto row = [&](uint32_t r) {
+    const uint32_t bits = load_now_u32(xcol + static_cast<uint64_t>(r < T ? r : T - 1) * xs);
+    Pk pk;
+    memcpy(&pk, &bits, sizeof pk);
+    return pk;
+  };
   Pk in[R];
 #pragma unroll
   for (int u = 0; u < R; ++u) in[u] = row(first + u - W);
   const bool roller = stateful && first == 0;  // reads the old state and writes the new
-  Pk tail[W];
+  Pk tail[W];  // the sequence's last W rows, for the roller (the others load their first row again)
 #pragma unroll
-  for (int j = 0; j < W; ++j) tail[j] = roller ? row(T - W + j) : Pk{};
+  for (int j = 0; j < W; ++j) tail[j] = row(roller ? T - W + j : first);
+  uint32_t slot_bits = load_now_u32(stateful ? p.slots : p.qsl);
+  const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
+  uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
+  const int32_t slot = static_cast<int32_t>(slot_bits);
 
-  if (stateful && (slot < 0 || slot >= p.S)) return;  // padding, or a slot outside the cache: untouched
-  const bool initial = his && hv != 0;
-  float old[2][W] = {};  // channel i's old columns
-  float2* const st = roller ? reinterpret_cast<float2*>(p.state.base + slot * p.state.s0 + int64_t{c0} * (W * 4)) : nullptr;
-  if (roller && initial) {
-    float2 o[W];
-#pragma unroll
-    for (int u = 0; u < W; ++u) o[u] = st[u];
-#pragma unroll
-    for (int e = 0; e < 2 * W; ++e) old[e / W][e % W] = e % 2 ? o[e / 2].y : o[e / 2].x;
-  }
-
-  Packet<X, 2 * K> wk;
-  Pk bk;
-  memcpy(&wk, &wbits, sizeof wk);
-  memcpy(&bk, &bbits, sizeof bk);
-  float w[2][K], b[2], win[2][K];
-#pragma unroll
-  for (int e = 0; e < 2 * K; ++e) w[e / K][e % K] = wk.get(e);
-#pragma unroll
-  for (int i = 0; i < 2; ++i) {
-    b[i] = p.bias.base ? bk.get(i) : 0.0f;
-#pragma unroll
-    for (int j = 0; j < W; ++j) win[i][j] = first == 0 ? old[i][j] : in[j].get(i);
-  }
-  char* const ocol = p.out.base + c0 * eb;
+  const char* const ocol_c = p.out.base + c0 * eb;
   const uint32_t os = static_cast<uint32_t>(p.out.s0);
-#pragma unroll
-  for (int u = 0; u < Chunk; ++u) {
-    const uint32_t t = first + u;
-    if (t >= T) break;  // the same for the whole block
-    float acc[2];
-    conv_token<K, 2>(win, w, b, in[W + u], acc);
-    Pk o;
-    if (p.silu) {
-      silu_narrow_packet<X, 2, SiluRare::second>(acc, o);
-    } else {
-      o.set(0, acc[0]);
-      o.set(1, acc[1]);
-    }
-    store_packet(ocol + static_cast<uint64_t>(t) * os, o);
-  }
 
-  if (roller) {
-    // Column j is input T - W + j of [old state | tokens]: a token, or for a sequence shorter
-    // than W, old column T + j (zero without an initial state).
-    float v[2][W];
+  // The rest in two copies, for the roller and for the others: in one, ptxas tested the slot
+  // right after its load, for the roller's state loads, and every load it placed after that
+  // test waited for the slot (SASS). The branch depends on no load, so every load above is
+  // issued before it.
+  auto finish = [&](auto roller_tag) {
+    constexpr bool kRoller = decltype(roller_tag)::value;
+    const bool live = !stateful || (slot >= 0 && slot < p.S);  // else padding, or a slot outside the cache: untouched
+    const bool initial = his && hv != 0;
+    float old[2][W] = {};  // channel i's old columns
+    float2* const st =
+        kRoller ? reinterpret_cast<float2*>(p.state.base + slot * p.state.s0 + int64_t{c0} * (W * 4)) : nullptr;
+    if (kRoller && live && initial) {
+      float2 o[W];
 #pragma unroll
-    for (int i = 0; i < 2; ++i)
+      for (int u = 0; u < W; ++u) o[u] = st[u];
 #pragma unroll
-      for (int j = 0; j < W; ++j) {
-        v[i][j] = tail[j].get(i);
-        if (T + j < W)
+      for (int e = 0; e < 2 * W; ++e) old[e / W][e % W] = e % 2 ? o[e / 2].y : o[e / 2].x;
+    }
+
+    Packet<X, 2 * K> wk;
+    Pk bk;
+    memcpy(&wk, &wbits, sizeof wk);
+    memcpy(&bk, &bbits, sizeof bk);
+    float w[2][K], b[2], win[2][K];
 #pragma unroll
-          for (int m = 0; m < W; ++m)
-            if (m == static_cast<int>(T) + j) v[i][j] = old[i][m];
+    for (int e = 0; e < 2 * K; ++e) w[e / K][e % K] = wk.get(e);
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      b[i] = p.bias.base ? bk.get(i) : 0.0f;
+#pragma unroll
+      for (int j = 0; j < W; ++j) win[i][j] = first == 0 ? old[i][j] : in[j].get(i);
+    }
+    char* const ocol = const_cast<char*>(ocol_c);
+#pragma unroll
+    for (int u = 0; u < Chunk; ++u) {
+      const uint32_t t = first + u;
+      if (t >= T) break;  // the same for the whole block
+      float acc[2];
+      conv_token<K, 2>(win, w, b, in[W + u], acc);
+      Pk o;
+      if (p.silu) {
+        silu_narrow_packet<X, 2, SiluRare::second>(acc, o);
+      } else {
+        o.set(0, acc[0]);
+        o.set(1, acc[1]);
       }
+      if (live) store_packet(ocol + static_cast<uint64_t>(t) * os, o);
+    }
+
+    if (kRoller && live) {
+      // Column j is input T - W + j of [old state | tokens]: a token, or for a sequence
+      // shorter than W, old column T + j (zero without an initial state).
+      float v[2][W];
 #pragma unroll
-    for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
-  }
+      for (int i = 0; i < 2; ++i)
+#pragma unroll
+        for (int j = 0; j < W; ++j) {
+          v[i][j] = tail[j].get(i);
+          if (T + j < W)
+#pragma unroll
+            for (int m = 0; m < W; ++m)
+              if (m == static_cast<int>(T) + j) v[i][j] = old[i][m];
+        }
+#pragma unroll
+      for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
+    }
+  };
+  if (roller) finish(std::true_type{});
+  else finish(std::false_type{});
 }
 
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
