@@ -347,6 +347,35 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
+// silu_narrow2 over N pairs, the bf16 first or the f16 second estimate (SiluRare::second):
+// every pair's estimate and test first, in straight-line code, then one branch for the
+// batch, behind which each pair that failed goes through silu_narrow2 again. With a branch
+// per pair, ptxas could not interleave one pair's dependent chain with the next's.
+template <Elem E, int N>
+__device__ __forceinline__ void silu_narrow2_batch(const float (&a)[N], const float (&b)[N], uint32_t (&out)[N]) {
+  static_assert(E != Elem::f32, "a 16-bit type");
+  bool clear[N], all = true;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const bool in_range = (fabsf(a[i]) <= kSiluFastMax) & (fabsf(b[i]) <= kSiluFastMax);  // NaN fails
+    if constexpr (E == Elem::bf16) {
+      const uint32_t ta = vt::math::bf16_test_word(silu_estimate(a[i]), kSiluSlack);
+      const uint32_t tb = vt::math::bf16_test_word(silu_estimate(b[i]), kSiluSlack);
+      clear[i] = in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack);
+      out[i] = __byte_perm(ta, tb, 0x7632);
+    } else {
+      clear[i] = in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a[i]), silu_estimate_refined(b[i]),
+                                                      kSiluRefinedSlack, &out[i]);
+    }
+    all &= clear[i];
+  }
+  if (!all) {
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      if (!clear[i]) out[i] = silu_narrow2<E, SiluRare::second>(a[i], b[i]);
+  }
+}
+
 // acc, or SiLU of it, as an element of type E: the value the reference's rounding gives.
 template <Elem E>
 __device__ __forceinline__ typename ElemTraits<E>::raw activated(float acc, bool silu) {
