@@ -447,8 +447,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
 
   // No load waits behind a test of the slot: a padding program computes as any other and
   // stores nothing. With an early return, ptxas sank loads below it (the weights, tokens:
-  // SASS), so that they waited for the slot. The slot and has_initial_state, or without them
-  // a load of qsl that stands in (find_segment).
+  // SASS), so that they waited for the slot.
   const bool stateful = p.slots != nullptr, his = stateful && p.his.base;
   const uint4 wbits = load_now_u128(p.w.base + c0 * (K * eb));
   const uint32_t bbits = load_now_u32(p.bias.base ? p.bias.base + c0 * eb : p.w.base);
@@ -471,12 +470,12 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
   Pk tail[W];  // the sequence's last W rows, for the roller (the others load their first row again)
 #pragma unroll
   for (int j = 0; j < W; ++j) tail[j] = row(roller ? T - W + j : first);
-  uint32_t slot_bits = load_now_u32(stateful ? p.slots : p.qsl);
+  // The slot and has_initial_state, or without them a load of qsl that stands in (find_segment).
+  const int32_t slot = static_cast<int32_t>(load_now_u32(stateful ? p.slots : p.qsl));
   const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
-  uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
-  const int32_t slot = static_cast<int32_t>(slot_bits);
+  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
 
-  const char* const ocol_c = p.out.base + c0 * eb;
+  char* const ocol = p.out.base + c0 * eb;
   const uint32_t os = static_cast<uint32_t>(p.out.s0);
 
   // The rest in two copies, for the roller and for the others: in one, ptxas tested the slot
@@ -511,7 +510,6 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
 #pragma unroll
       for (int j = 0; j < W; ++j) win[i][j] = first == 0 ? old[i][j] : in[j].get(i);
     }
-    char* const ocol = const_cast<char*>(ocol_c);
     if constexpr (Chunk >= 8) {
       // Every token's sums first (past T they come from row T - 1 and are not stored), then
       // SiLU's estimates and tests for all of them at once (silu_narrow2_batch). On the H200
@@ -631,15 +629,16 @@ inline constexpr int64_t kWarpSearchMinSeqs = 32;
 bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWarpSearchMinSeqs; }
 
 // What the one-sequence kernel needs beyond the geometry's conditions: dense weights, f32
-// state in [S, C, W] rows on 8-byte bounds or no state, 32-bit channel and row offsets, the
-// programs along y alone, and programs of 4 or 8 tokens.
+// state in [S, C, W] rows on 8-byte bounds or no state, 32-bit channel offsets (a thread's
+// weights at 8 bytes a channel) and row strides, the programs along y alone, and programs of
+// 4 or 8 tokens.
 bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, bool dense) {
   constexpr int64_t W = 3;
   const bool state = !p.slots || (p.state.dtype == VT_DTYPE_F32 && p.state.s2 == 4 && p.state.s1 == 4 * W &&
                                   reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 && p.state.s0 % 8 == 0);
   auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
   return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && grid.z == 1 && p.T < INT32_MAX &&
-         p.C < INT32_MAX && u32(p.x.s0) && u32(p.out.s0);
+         p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
 }
 
 template <int K, Elem X>
