@@ -23,9 +23,9 @@ geo::ConvFwdShape bf16_shape(int64_t T, int64_t C, int64_t N) {
   return s;
 }
 
-// The same as the CUDA backend sets it on sm_90: chunks of 4..128 tokens, the copy engine and
-// the one-sequence kernel.
-geo::ConvFwdShape cuda_bf16_shape(int64_t T, int64_t C, int64_t N) {
+// As a backend with every special kernel sets it (the CUDA backend on sm_90): chunks of
+// 4..128 tokens, the copy engine and the one-sequence kernel.
+geo::ConvFwdShape all_kernels_shape(int64_t T, int64_t C, int64_t N) {
   geo::ConvFwdShape s = bf16_shape(T, C, N);
   s.x_pair_aligned = true;
   s.min_sequence_chunk = 4;
@@ -183,7 +183,7 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 // sequences of kStageXMinSequence tokens on average and at least kStageXMinBlocks blocks;
 // VT_CONV_STAGE_X forces it on or off.
 TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
-  auto s = cuda_bf16_shape(16384, 8192, 1);
+  auto s = all_kernels_shape(16384, 8192, 1);
   geo::ConvSwitches sw;  // the defaults: no plan followed, the two-channel tile
   auto g = geo::conv_fwd_geometry(s, sw);
   ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
@@ -267,7 +267,7 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
 // The one-sequence kernel: a call of one sequence whose two-channel programs are at most
 // kOneSequenceMaxChunk tokens, on a backend that has the kernel, unless VT_CONV_ONE_SEQUENCE=0.
 TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
-  auto s = cuda_bf16_shape(128, 8192, 1);
+  auto s = all_kernels_shape(128, 8192, 1);
   geo::ConvSwitches sw;
   auto g = geo::conv_fwd_geometry(s, sw);
   ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
