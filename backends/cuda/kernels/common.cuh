@@ -313,18 +313,34 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
   return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
+// The first test of a pair, which silu_narrow2 and silu_narrow2_batch share: true where both
+// results are known from it. bf16 tests the first estimate (ta and tb are its test words, the
+// narrowings in their high halves, packed by silu_pair_bf16_bits); f16, which tests the second
+// estimate first, leaves ta and tb at 0 and writes the packed pair to *f16_pair where it passes.
+template <Elem E>
+__device__ __forceinline__ bool silu_pair_clear(float a, float b, uint32_t& ta, uint32_t& tb, uint32_t* f16_pair) {
+  const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
+  if constexpr (E == Elem::bf16) {
+    ta = vt::math::bf16_test_word(silu_estimate(a), kSiluSlack);
+    tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
+    return in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack);
+  } else {
+    return in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b), kSiluRefinedSlack,
+                                                f16_pair);
+  }
+}
+__device__ __forceinline__ uint32_t silu_pair_bf16_bits(uint32_t ta, uint32_t tb) {
+  return __byte_perm(ta, tb, 0x7632);  // the high halves, a's low
+}
+
 // Two of them packed (a in the low half): both tests first and then one branch, so that a
 // packet of SiLU outputs costs one rarely taken branch instead of a branch per element. bf16
 // takes both results from the test words (portable_dtype.h) with one byte permutation.
 template <Elem E, SiluRare R>
 __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
-  const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
   uint32_t ta = 0, tb = 0;
   if constexpr (E == Elem::bf16) {
-    ta = vt::math::bf16_test_word(silu_estimate(a), kSiluSlack);
-    tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
-    if (in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack))
-      return __byte_perm(ta, tb, 0x7632);  // the high halves, a's low
+    if (silu_pair_clear<E>(a, b, ta, tb, nullptr)) return silu_pair_bf16_bits(ta, tb);
   } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
     // f16's first test fails some eight times as often as bf16's (1.2% of the elements, so
     // more than half of a warp's packets), so where the caller takes the second estimate, f16
@@ -332,9 +348,9 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
     // times as fast as the first estimate at T = 16384, and 1.13 against the first with the
     // second behind it; the pair's one conversion, 1.11 more (H200, seventeenth session).
     uint32_t both;
-    if (in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b), kSiluRefinedSlack, &both))
-      return both;
+    if (silu_pair_clear<E>(a, b, ta, tb, &both)) return both;
   } else {  // the kernels that take neither (the update, other weights) were not timed with them
+    const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
     uint16_t na, nb;
     if (in_range & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na) &
         narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb))
@@ -357,16 +373,9 @@ __device__ __forceinline__ void silu_narrow2_batch(const float (&a)[N], const fl
   bool clear[N], all = true;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
-    const bool in_range = (fabsf(a[i]) <= kSiluFastMax) & (fabsf(b[i]) <= kSiluFastMax);  // NaN fails
-    if constexpr (E == Elem::bf16) {
-      const uint32_t ta = vt::math::bf16_test_word(silu_estimate(a[i]), kSiluSlack);
-      const uint32_t tb = vt::math::bf16_test_word(silu_estimate(b[i]), kSiluSlack);
-      clear[i] = in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack);
-      out[i] = __byte_perm(ta, tb, 0x7632);
-    } else {
-      clear[i] = in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a[i]), silu_estimate_refined(b[i]),
-                                                      kSiluRefinedSlack, &out[i]);
-    }
+    uint32_t ta = 0, tb = 0;
+    clear[i] = silu_pair_clear<E>(a[i], b[i], ta, tb, &out[i]);
+    if constexpr (E == Elem::bf16) out[i] = silu_pair_bf16_bits(ta, tb);
     all &= clear[i];
   }
   if (!all) {
