@@ -489,6 +489,14 @@ struct View {
   int dtype;
 };
 
+// The usual state layout, [S, C, W] rows of f32 (a channel's W columns contiguous), in which a
+// warp's channels are one run of memory: the launchers of the kernels that move such rows by
+// whole words test for it (their alignment needs they test apart). The window kernel makes the
+// same test on the device, written out (conv_fwd.cu).
+inline bool f32_state_rows(const View& st, int64_t W) {
+  return st.dtype == VT_DTYPE_F32 && st.s2 == 4 && st.s1 == 4 * W;
+}
+
 inline View view_of(const vt_tensor& t) {
   View v{};
   if (!t.mem) return v;

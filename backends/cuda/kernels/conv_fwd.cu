@@ -296,6 +296,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
   // `staged` is the same for the whole warp.
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int64_t warp_c0 = c0 - lane * Vec;
+  // The layout test is f32_state_rows's, written out: through a helper (the view by reference,
+  // or its fields) the PTX of all 33 window kernels changed, and they were not re-timed.
   const bool staged = kStageState && s.slot >= 0 && p.state.dtype == VT_DTYPE_F32 && p.state.s2 == 4 &&
                       p.state.s1 == 4 * W && warp_c0 + 32 * Vec <= p.C;
   __shared__ float stage[kStageState ? geo::kBlockThreads * Vec * W : 1];
@@ -634,8 +636,8 @@ bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWar
 // 4 or 8 tokens.
 bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, bool dense) {
   constexpr int64_t W = 3;
-  const bool state = !p.slots || (p.state.dtype == VT_DTYPE_F32 && p.state.s2 == 4 && p.state.s1 == 4 * W &&
-                                  reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 && p.state.s0 % 8 == 0);
+  const bool state = !p.slots || (f32_state_rows(p.state, W) && reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 &&
+                                  p.state.s0 % 8 == 0);
   auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
   return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && grid.z == 1 && p.T < INT32_MAX &&
          p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);

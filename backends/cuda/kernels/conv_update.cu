@@ -211,8 +211,7 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
   const bool io = a.out.dtype == a.x.dtype && on(x.base, pk) && on(out.base, pk) && (a.x_seq_stride * xe) % pk == 0 &&
                   (a.x_tok_stride * xe) % pk == 0 && (a.out_seq_stride * oe) % pk == 0 && (a.out_tok_stride * oe) % pk == 0;
   const int64_t W = a.width - 1;
-  const bool state = a.conv_state.dtype == VT_DTYPE_F32 && a.conv_state.strides[2] == 1 && a.conv_state.strides[1] == W &&
-                     on(st.base, 16) && st.s0 % 16 == 0;
+  const bool state = f32_state_rows(st, W) && on(st.base, 16) && st.s0 % 16 == 0;
   // Weights with dense rows and the bias dense (its dtype is the weights'), on packet bounds.
   const int64_t we = dtype_bytes(a.weight.dtype), wpk = vt::ops::geometry::kUpdateVec * we;
   const bool weights = (a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32) && a.weight.strides[0] == a.width &&
