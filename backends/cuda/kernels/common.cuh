@@ -316,7 +316,8 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
 // The first test of a pair, which silu_narrow2 and silu_narrow2_batch share: true where both
 // results are known from it. bf16 tests the first estimate (ta and tb are its test words, the
 // narrowings in their high halves, packed by silu_pair_bf16_bits); f16, which tests the second
-// estimate first, leaves ta and tb at 0 and writes the packed pair to *f16_pair where it passes.
+// estimate first, leaves ta and tb as they are and writes the packed pair to *f16_pair where
+// it passes.
 template <Elem E>
 __device__ __forceinline__ bool silu_pair_clear(float a, float b, uint32_t& ta, uint32_t& tb, uint32_t* f16_pair) {
   const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
@@ -491,8 +492,8 @@ struct View {
 
 // The usual state layout, [S, C, W] rows of f32 (a channel's W columns contiguous), in which a
 // warp's channels are one run of memory: the launchers of the kernels that move such rows by
-// whole words test for it (their alignment needs they test apart). The window kernel makes the
-// same test on the device, written out (conv_fwd.cu).
+// whole words test for it, each with its own alignment test beside it. The window kernel makes
+// the same test on the device, written out (conv_fwd.cu).
 inline bool f32_state_rows(const View& st, int64_t W) {
   return st.dtype == VT_DTYPE_F32 && st.s2 == 4 && st.s1 == 4 * W;
 }
