@@ -197,14 +197,16 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_x);
   many.seqs = 16;  // 1024 on average
   EXPECT_TRUE(geo::conv_fwd_geometry(many, sw).stage_x);
-  auto few = s;  // 8192 tokens: 32 x 65 blocks, under the threshold
-  few.tokens = 8192;
+  auto few = s;  // 4096 tokens: 32 x 33 blocks, under the threshold
+  few.tokens = 4096;
   EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
-  few.channels = 12288;  // 48 x 65
+  few.channels = 12288;  // 48 x 33
   EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
-  few.channels = 16384;  // 64 x 65
+  few.channels = 16384;  // 64 x 33
   EXPECT_TRUE(geo::conv_fwd_geometry(few, sw).stage_x);
   few.channels = 8192;
+  few.tokens = 8192;  // 32 x 65
+  EXPECT_TRUE(geo::conv_fwd_geometry(few, sw).stage_x);
   few.tokens = 1024;
   EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
   EXPECT_EQ(geo::conv_fwd_geometry(few, sw).chunk, 32);
