@@ -145,13 +145,14 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // kStageXTokens rows of the block's channels a stage, the stages in flight while the
 // arithmetic runs. The default where programs are whole chunks of at least kStageXMinChunk
 // tokens, sequences at least kStageXMinSequence on average and the launch has at least
-// kStageXMinBlocks blocks: on the H200 (docs/benchmarks.md) 1 to 3.6% faster at T = 16384
-// (4128 and 6192 blocks, fourteenth session), and since the staged kernel's later changes 1.087
-// times as fast at T = 8192 (2080 blocks, twentieth session; it was 1.4% slower in the
-// fourteenth); 18% slower on 256 short sequences and 1.8 times as slow at T = 1024 (288
-// blocks, forced, twentieth). Counts between 2080 and 4128 were not timed; under 2048 (T =
-// 4096 at C = 8192: 1056 blocks) neither. The kernel stages a program of at least one stage's tokens
-// whose block lies inside C; the rest of it, and every other program, goes as before.
+// kStageXMinBlocks blocks. On the H200 (docs/benchmarks.md), as time ratios against the
+// register loop: 1.01 to 1.036 at T = 16384 (4128 and 6192 blocks, fourteenth session); 1.087
+// at T = 8192 (2080 blocks, twentieth; 0.986 in the fourteenth, before the staged kernel's
+// later changes); forced where the rule keeps it off, 0.82 on 256 short sequences and 0.56
+// at T = 1024 (288 blocks, twentieth). Counts between 2080 and 4128 were not timed, nor any
+// under 2048 (T = 4096 at C = 8192: 1056 blocks). The kernel stages a program of at least one
+// stage's tokens whose block lies inside C; the rest of it, and every other program, goes as
+// before.
 // VT_CONV_STAGE_X=1 stages wherever it can, with the longest programs the mapping allows (the
 // most stages a program).
 inline constexpr int64_t kStageXTokens = 16;
