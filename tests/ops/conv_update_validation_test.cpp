@@ -148,6 +148,24 @@ TEST_F(ConvUpdateValidation, HostDuplicateSlots) {
   expect("causal_conv1d_update: state_indices: state_indices[2] and state_indices[0] both name slot 3");
 }
 
+// The duplicate test keeps a table between calls (ops/src/metadata.cpp): a rejected call
+// leaves nothing in it for the next one.
+TEST_F(ConvUpdateValidation, HostSlotChecksStartAfreshAfterARejectedCall) {
+  const std::vector<int32_t> good = u.slots;
+  u.slots = {3, -1, 3};
+  u.args.host_state_indices = u.slots;
+  expect("causal_conv1d_update: state_indices: state_indices[2] and state_indices[0] both name slot 3");
+  u.slots = {3, 1, 7};
+  u.args.host_state_indices = u.slots;
+  expect("causal_conv1d_update: state_indices: state_indices[2]=7 >= S = 4");
+  u.slots = good;
+  u.args.host_state_indices = u.slots;
+  expect_accepted();
+  u.slots = {3, 2, 1};  // slots the rejected calls named, in other places
+  u.args.host_state_indices = u.slots;
+  EXPECT_NO_THROW(vt::ops::validate(u.args, arena.device()));
+}
+
 TEST_F(ConvUpdateValidation, HostSlotCountDisagreesWithB) {
   u.slots.pop_back();
   u.args.host_state_indices = u.slots;
