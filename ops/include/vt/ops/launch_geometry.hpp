@@ -148,11 +148,11 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // kStageXMinBlocks blocks. On the H200 (docs/benchmarks.md), as time ratios against the
 // register loop: 1.01 to 1.036 at T = 16384 (4128 and 6192 blocks, fourteenth session); 1.087
 // at T = 8192 (2080 blocks, twentieth; 0.986 in the fourteenth, before the staged kernel's
-// later changes); forced where the rule keeps it off, 0.82 on 256 short sequences and 0.56
-// at T = 1024 (288 blocks, twentieth). Counts between 2080 and 4128 were not timed, nor any
-// under 2048 (T = 4096 at C = 8192: 1056 blocks). The kernel stages a program of at least one
-// stage's tokens whose block lies inside C; the rest of it, and every other program, goes as
-// before.
+// later changes); 1.10 to 1.11 at C = 6144, T = 16384 (3096 blocks, twenty-first); forced
+// where the rule keeps it off, 0.82 on 256 short sequences and 0.56 at T = 1024 (288 blocks,
+// twentieth). No count under 2048 was timed (T = 4096 at C = 8192: 1056 blocks). The kernel
+// stages a program of at least one stage's tokens whose block lies inside C; the rest of it,
+// and every other program, goes as before.
 // VT_CONV_STAGE_X=1 stages wherever it can, with the longest programs the mapping allows (the
 // most stages a program).
 inline constexpr int64_t kStageXTokens = 16;
