@@ -1,7 +1,7 @@
 #include "metadata.hpp"
 
+#include <cstdint>
 #include <string>
-#include <vector>
 #include <vector>
 
 namespace vt::ops::detail {
@@ -28,6 +28,8 @@ void check_state_indices(const Checker& c, std::span<const int32_t> slots, int64
   // one pass and, once warm, no allocation. The std::unordered_map it replaces took 26 to 40 us
   // a call at B = 512 on the development VM, longer than the decode update itself takes on the
   // H200 (34 us); this table takes 2.2 to 2.5 us there.
+  if (slots.size() > size_t{INT32_MAX})  // the table holds 32-bit indices
+    c.fail("state_indices", "host copy has " + std::to_string(slots.size()) + " values, more than 2^31 - 1");
   thread_local std::vector<int32_t> table;
   int bits = 4;
   while ((size_t{1} << bits) < 2 * slots.size()) ++bits;
