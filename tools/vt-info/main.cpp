@@ -15,7 +15,9 @@ using vt::tools::json_string;
 std::string caps_text(const vt::DeviceProperties& p) {
   std::string s;
   auto add = [&](bool on, const char* name) {
-    if (on) s += (s.empty() ? "" : " ") + std::string(name);
+    if (!on) return;
+    if (!s.empty()) s += ' ';
+    s += name;  // not "" + std::string(name): GCC 12 at -O3 warns (-Wrestrict) on that
   };
   add(p.unified_memory, "unified-memory");
   add(p.async_readback, "async-readback");
