@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_cases.hpp"
+#include "host_overhead.hpp"
 #include "report.hpp"
 #include "timing.hpp"
 #include "vt/opcheck/compare.hpp"
@@ -25,6 +26,7 @@ struct Options {
   std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
+  bool host_overhead = false;        // time the host side of each call instead
   bool model_values = true;          // conv inputs as in a model; false: spread as in parity
   double check_bytes = 2e9;          // parity against the reference up to this floor size
   double rotation_bytes = 256e6;     // inputs rotated until their footprint passes this
@@ -33,10 +35,13 @@ struct Options {
 const char* kUsage =
     "usage: vt-bench [--device NAME]... [--case SUBSTR] [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
     "                [--svg FILE] [--check-bytes N] [--rotation-bytes N] [--values model|spread]\n"
+    "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR] [--quick] [--json FILE]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
     "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
-    "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n";
+    "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n"
+    "--host-overhead: instead, the host time of one call of each case: validation and dispatch\n"
+    "alone (through a provider that returns at once), and the whole call on the device.\n";
 
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
@@ -49,6 +54,7 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--case") o.cases = value();
     else if (a == "--variant") o.variant = value();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--host-overhead") o.host_overhead = true;
     else if (a == "--values") {
       const std::string v = value();
       if (v != "model" && v != "spread") throw std::invalid_argument("--values takes model or spread, not " + v);
@@ -62,6 +68,8 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--help" || a == "-h") return false;
     else throw std::invalid_argument("unknown argument " + a);
   }
+  if (o.host_overhead && (!o.variant.empty() || !o.csv.empty() || !o.svg.empty()))
+    throw std::invalid_argument("--variant, --csv and --svg do not apply to --host-overhead");
   return true;
 }
 
@@ -156,6 +164,31 @@ void write_file(const std::string& path, const std::string& text) {
   if (!f) std::fprintf(stderr, "vt-bench: cannot write %s\n", path.c_str());
 }
 
+// --host-overhead: one row per (device, case), the default variant only.
+int host_overhead(const Options& o, const std::string& command) {
+  std::vector<vt::bench::BenchCase> cases;
+  for (auto& bc : vt::bench::catalogue(o.quick, o.model_values))
+    if (o.cases.empty() || bc.name.find(o.cases) != std::string::npos) cases.push_back(std::move(bc));
+  std::vector<vt::bench::HostRow> rows;
+  try {
+    vt::Runtime base(vt::Knobs::environment());
+    base.load();
+    rows = vt::bench::time_host_overhead(base, cases, [&](const vt::Device& d) { return wanted(d, o); });
+  } catch (const vt::Error& e) {
+    std::fprintf(stderr, "vt-bench: %s\n", e.what());
+    return 1;
+  }
+  if (rows.empty()) {
+    std::fprintf(stderr, "vt-bench: nothing selected: no device or case matched (vt-info lists the devices)\n");
+    return 1;
+  }
+  vt::bench::print_host_table(rows);
+  write_file(o.json, vt::bench::host_to_json(rows, command));
+  for (const auto& r : rows)
+    if (!r.error.empty()) return 1;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -173,6 +206,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
 
   std::map<std::string, std::unique_ptr<vt::Runtime>> runtimes;
+  if (o.host_overhead) return host_overhead(o, command);
   std::vector<vt::bench::Row> rows;
   try {
     vt::Runtime& base = runtime_for({"default", {}, {}}, runtimes);

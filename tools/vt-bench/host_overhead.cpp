@@ -1,0 +1,141 @@
+#include "host_overhead.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <set>
+#include <utility>
+
+#include "vt/error.hpp"
+#include "vt/op_id.hpp"
+#include "vt/opcheck/random.hpp"
+#include "vt/tools/event_timing.hpp"
+#include "vt/tools/json.hpp"
+
+namespace vt::bench {
+namespace {
+
+vt_status returns_at_once(const vt_op_call*) { return VT_OK; }
+
+struct Sampling {
+  int calls_per_sample;
+  size_t min_samples, max_samples;
+  double budget_seconds;
+};
+// The null provider's calls cost well under a microsecond: many a sample, many samples.
+constexpr Sampling kNullSampling{64, 51, 51, 1.0};
+// Whole calls: a few a sample, so a GPU's launch queue never fills (a full queue makes the
+// enqueue wait for the device), the queue drained between samples outside the timed span.
+constexpr Sampling kWholeSampling{8, 5, 51, 0.5};
+
+// Median host time per call, in microseconds, of `call` repeated as `s` says; `drain` runs
+// after each sample, untimed.
+template <class Call, class Drain>
+double median_us_per_call(const Sampling& s, Call&& call, Drain&& drain, int& samples) {
+  using clock = std::chrono::steady_clock;
+  std::vector<double> us;
+  const auto begin = clock::now();
+  while (us.size() < s.max_samples &&
+         (us.size() < s.min_samples || std::chrono::duration<double>(clock::now() - begin).count() < s.budget_seconds)) {
+    const auto t0 = clock::now();
+    for (int i = 0; i < s.calls_per_sample; ++i) call();
+    const auto t1 = clock::now();
+    drain();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / s.calls_per_sample);
+  }
+  samples = static_cast<int>(us.size());
+  return tools::median(std::move(us));
+}
+
+// The null provider's runtime: the environment's knobs, every backend's providers loaded,
+// and the null provider first for every op on every backend with a device.
+std::unique_ptr<Runtime> null_runtime() {
+  auto rt = std::make_unique<Runtime>(Knobs::environment());
+  rt->load();
+  std::set<std::string> backends;
+  for (const Device& d : rt->devices()) backends.insert(d.backend());
+  for (const std::string& b : backends)
+    for (const vt_op_id op : kAllOps) rt->registry().add(op, b, {kNullProvider, INT32_MAX, nullptr, returns_at_once});
+  return rt;
+}
+
+HostRow time_case(const BenchCase& bc, const Device& whole_device, const Device& null_device) {
+  HostRow r;
+  r.device = whole_device.name();
+  r.name = bc.name;
+  r.op = std::string(op_name(bc.op));
+  const uint64_t seed = opcheck::case_seed(1, bc.name);
+  try {
+    {
+      Queue q = null_device.create_queue();
+      const auto c = bc.make(seed);
+      c->bind(q);
+      q.sync();
+      const std::string_view ran = c->run(q);  // also the warm-up: builds the dispatch chain
+      if (ran != kNullProvider) {
+        r.error = "the null provider did not run (" + std::string(ran) + " did)";
+        return r;
+      }
+      r.validate_dispatch_us = median_us_per_call(kNullSampling, [&] { c->run(q); }, [] {}, r.samples);
+    }
+    Queue q = whole_device.create_queue();
+    const auto c = bc.make(seed);
+    c->bind(q);
+    for (int i = 0; i < kWholeSampling.calls_per_sample; ++i) r.provider = std::string(c->run(q));  // warm-up
+    q.sync();
+    int samples = 0;
+    r.whole_call_us = median_us_per_call(kWholeSampling, [&] { c->run(q); }, [&] { q.sync(); }, samples);
+    r.samples = std::min(r.samples, samples);
+  } catch (const Error& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+std::string num(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCase>& cases,
+                                        const std::function<bool(const Device&)>& wanted) {
+  const std::unique_ptr<Runtime> null_rt = null_runtime();
+  std::vector<HostRow> rows;
+  for (const Device& d : base.devices()) {
+    if (!wanted(d)) continue;
+    const Device nd = null_rt->device(d.name());
+    for (const BenchCase& bc : cases) {
+      rows.push_back(time_case(bc, d, nd));
+      std::fflush(stdout);
+    }
+  }
+  return rows;
+}
+
+void print_host_table(const std::vector<HostRow>& rows) {
+  std::printf("%-8s %-30s %-18s %22s %16s %8s  %s\n", "device", "case", "provider", "validation+dispatch us",
+              "whole call us", "samples", "error");
+  for (const HostRow& r : rows)
+    std::printf("%-8s %-30s %-18s %22.3f %16.3f %8d  %s\n", r.device.c_str(), r.name.c_str(), r.provider.c_str(),
+                r.validate_dispatch_us, r.whole_call_us, r.samples, r.error.c_str());
+}
+
+std::string host_to_json(const std::vector<HostRow>& rows, const std::string& command) {
+  std::string j = "{\n  \"command\": " + tools::json_string(command) + ",\n  \"host_overhead\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const HostRow& r = rows[i];
+    j += (i ? ",\n    {" : "\n    {");
+    j += "\"device\": " + tools::json_string(r.device) + ", \"case\": " + tools::json_string(r.name) +
+         ", \"op\": " + tools::json_string(r.op) + ", \"provider\": " + tools::json_string(r.provider) +
+         ", \"validation_dispatch_us\": " + num(r.validate_dispatch_us, 4) + ", \"whole_call_us\": " +
+         num(r.whole_call_us, 4) + ", \"samples\": " + std::to_string(r.samples) +
+         ", \"error\": " + tools::json_string(r.error) + "}";
+  }
+  return j + "\n  ]\n}\n";
+}
+
+}  // namespace vt::bench

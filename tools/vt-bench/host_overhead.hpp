@@ -1,0 +1,35 @@
+// The host overhead of one op call (performance.md: "validation + dispatch, under 1 us").
+// A runtime of its own registers, for every op on every loaded backend, a provider that
+// returns at once, ahead of all others: a call through it times only the op's validation and
+// the registry's dispatch. Beside that, the host time of the whole call on the device through
+// the default providers (for a GPU the enqueue: validation, dispatch, the backend's launch;
+// for the CPU backend, which runs the op on the calling thread, the op itself).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_cases.hpp"
+#include "vt/runtime.hpp"
+
+namespace vt::bench {
+
+inline constexpr const char* kNullProvider = "vt-bench-null";
+
+struct HostRow {
+  std::string device, name, op;
+  std::string provider;              // the default provider the whole call ran on
+  double validate_dispatch_us = 0;   // median per call, through the null provider
+  double whole_call_us = 0;          // median per call, through the default provider
+  int samples = 0;                   // of each column
+  std::string error;                 // non-empty: the row failed
+};
+
+// Every case on every device of `base` that `wanted` accepts.
+std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCase>& cases,
+                                        const std::function<bool(const Device&)>& wanted);
+
+void print_host_table(const std::vector<HostRow>& rows);
+std::string host_to_json(const std::vector<HostRow>& rows, const std::string& command);
+
+}  // namespace vt::bench
