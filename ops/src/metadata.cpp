@@ -1,5 +1,7 @@
 #include "metadata.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,48 +25,38 @@ void check_query_start_loc(const Checker& c, std::span<const int32_t> qsl, int64
 void check_state_indices(const Checker& c, std::span<const int32_t> slots, int64_t count, int64_t num_slots) {
   if (static_cast<int64_t>(slots.size()) != count)
     c.fail("state_indices", "host copy has " + std::to_string(slots.size()) + " values, expected " + std::to_string(count));
-  if (slots.size() > size_t{INT32_MAX})  // the table below holds 32-bit indices
-    c.fail("state_indices", "host copy has " + std::to_string(slots.size()) + " values, more than 2^31 - 1");
-  // The slots seen so far, as their indices in an open-addressing table the thread keeps (a
-  // power of two, at least twice the slots; -1 is empty) and empties again on the way out,
-  // however the check ends: one pass and, once warm, no allocation. The std::unordered_map it
-  // replaces took 26 to 40 us a call at B = 512 on the development VM, longer than the decode
-  // update itself takes on the H200 (34 us); this table takes 1.4 to 1.9 us there
-  // (scripts/slot_check_bench.sh).
-  thread_local std::vector<int32_t> table;
-  int bits = 4;
-  while ((size_t{1} << bits) < 2 * slots.size()) ++bits;
-  if (table.size() < (size_t{1} << bits)) table.assign(size_t{1} << bits, -1);
-  const size_t mask = (size_t{1} << bits) - 1;
-  auto home = [bits](int32_t s) {
-    return static_cast<size_t>((uint64_t{static_cast<uint32_t>(s)} * 0x9e3779b97f4a7c15ull) >> (64 - bits));
-  };
-  size_t done = 0;  // slots[0, done) have been looked at: their indices are in the table
-  auto empty_table = [&] {
-    for (size_t i = 0; i < done; ++i) {
-      if (slots[i] < 0) continue;
-      size_t h = home(slots[i]);
-      while (table[h] != static_cast<int32_t>(i)) h = (h + 1) & mask;
-      table[h] = -1;
+  // The slots seen so far, a byte each in a table of the S slots that the thread keeps and
+  // clears again on the way out, however the check ends: one pass, and once warm no
+  // allocation. Bytes, not bits: a bitmap's few words take most of the marks, and each mark
+  // then waits for the one before it in the same word. S bytes are a small fraction of the
+  // state cache they index (a slot holds at least 4 bytes for each of C*(K-1) > 0 values).
+  // The std::unordered_map this replaces took 26 to 40 us a call at B = 512 on the
+  // development VM, longer than the decode update itself takes on the H200 (34 us);
+  // scripts/slot_check_bench.sh times them.
+  thread_local std::vector<uint8_t> seen;
+  if (seen.size() < static_cast<size_t>(num_slots)) seen.resize(static_cast<size_t>(num_slots));  // new bytes are 0
+  size_t done = 0;  // slots[0, done) are in range and marked
+  struct ClearOnExit {
+    std::span<const int32_t> slots;
+    const size_t& done;
+    ~ClearOnExit() {
+      for (size_t i = 0; i < done; ++i)
+        if (slots[i] >= 0) seen[static_cast<size_t>(slots[i])] = 0;
     }
-  };
-  struct AtExit {
-    decltype(empty_table)& run;
-    ~AtExit() { run(); }
-  } const at_exit{empty_table};
+  } const clear_on_exit{slots, done};
   for (; done < slots.size(); ++done) {
-    const size_t i = done;
-    const int32_t s = slots[i];
+    const int32_t s = slots[done];
     if (s < 0) continue;  // padding
     if (s >= num_slots)
-      c.fail("state_indices", "state_indices[" + std::to_string(i) + "]=" + std::to_string(s) + " >= S = " +
+      c.fail("state_indices", "state_indices[" + std::to_string(done) + "]=" + std::to_string(s) + " >= S = " +
                                   std::to_string(num_slots));
-    size_t h = home(s);
-    while (table[h] >= 0 && slots[static_cast<size_t>(table[h])] != s) h = (h + 1) & mask;
-    if (table[h] >= 0)
-      c.fail("state_indices", "state_indices[" + std::to_string(i) + "] and state_indices[" + std::to_string(table[h]) +
+    uint8_t& mark = seen[static_cast<size_t>(s)];
+    if (mark) {
+      const auto first = std::find(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(done), s) - slots.begin();
+      c.fail("state_indices", "state_indices[" + std::to_string(done) + "] and state_indices[" + std::to_string(first) +
                                   "] both name slot " + std::to_string(s));
-    table[h] = static_cast<int32_t>(i);
+    }
+    mark = 1;
   }
 }
 
