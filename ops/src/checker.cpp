@@ -15,7 +15,7 @@ std::string shape_text(const TensorView& t) {
 }
 
 void Checker::fail(std::string_view arg, const std::string& rule) const {
-  throw Error(Status::invalid_argument, op_ + ": " + std::string(arg) + ": " + rule);
+  throw Error(Status::invalid_argument, std::string(op_) + ": " + std::string(arg) + ": " + rule);
 }
 
 std::string Checker::placement(const Device& d) const {

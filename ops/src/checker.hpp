@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "vt/device.hpp"
 #include "vt/dtype.hpp"
@@ -13,6 +14,7 @@ namespace vt::ops::detail {
 
 class Checker {
  public:
+  // `op` must outlive the checker: the callers pass string literals.
   Checker(std::string_view op, const Device& device) : op_(op), device_(device) {}
 
   [[noreturn]] void fail(std::string_view arg, const std::string& rule) const;
@@ -32,16 +34,20 @@ class Checker {
   void non_aliasing(const TensorView& t, std::string_view arg) const;
   void no_overlap(const TensorView& out, std::string_view out_arg, const TensorView& in, std::string_view in_arg) const;
 
-  const std::string& op() const { return op_; }
+  std::string_view op() const { return op_; }
   // Where `d` is, said so that it reads differently from the queue's device whenever the two
   // differ: a device of another vt::Runtime has the same name, so it says so.
   std::string placement(const Device& d) const;
 
  private:
-  std::string op_;
+  std::string_view op_;  // not a std::string: a call that passes would pay its allocation
   Device device_;
 };
 
 std::string shape_text(const TensorView& t);
+
+// A tensor and its argument name, for checks written as loops. The name is a string_view
+// built from the literal at compile time (a const char* would be measured on every call).
+using NamedTensor = std::pair<const TensorView*, std::string_view>;
 
 }  // namespace vt::ops::detail

@@ -100,7 +100,7 @@ vt_causal_conv1d_fwd_args validate(const CausalConv1dFwd& a, const Device& devic
   }
 
   const TensorView* inputs[] = {&a.x, &a.weight, &a.bias, &a.query_start_loc, &a.state_indices, &a.has_initial_state};
-  const char* input_names[] = {"x", "weight", "bias", "query_start_loc", "state_indices", "has_initial_state"};
+  const std::string_view input_names[] = {"x", "weight", "bias", "query_start_loc", "state_indices", "has_initial_state"};
   for (size_t i = 0; i < std::size(inputs); ++i) {
     c.no_overlap(a.out, "out", *inputs[i], input_names[i]);
     if (stateful) c.no_overlap(a.conv_state, "conv_state", *inputs[i], input_names[i]);
@@ -176,7 +176,7 @@ vt_causal_conv1d_update_args validate(const CausalConv1dUpdate& a, const Device&
     detail::check_state_indices(c, a.host_state_indices, B, S);
   }
   const TensorView* inputs[] = {&a.weight, &a.bias, &a.state_indices};
-  const char* input_names[] = {"weight", "bias", "state_indices"};
+  const std::string_view input_names[] = {"weight", "bias", "state_indices"};
   for (size_t i = 0; i < std::size(inputs); ++i) {
     c.no_overlap(a.out, "out", *inputs[i], input_names[i]);
     c.no_overlap(a.conv_state, "conv_state", *inputs[i], input_names[i]);

@@ -9,6 +9,7 @@ namespace vt::ops {
 namespace {
 
 using detail::Checker;
+using detail::NamedTensor;
 
 constexpr std::initializer_list<DType> kActivationTypes = {DType::f32, DType::f16, DType::bf16};
 
@@ -45,7 +46,7 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
     c.fail("v_out", "Hv=" + std::to_string(h.Hv) + " is not a multiple of Hk=" + std::to_string(h.Hk));
   check_head_dim(c, "q_out", q, h.Dk, "Dk");
   check_head_dim(c, "v_out", v, h.Dv, "Dv");
-  for (auto [t, name] : {std::pair{&q, "q_out"}, {&k, "k_out"}, {&v, "v_out"}}) {
+  for (auto [t, name] : {NamedTensor{&q, "q_out"}, {&k, "k_out"}, {&v, "v_out"}}) {
     c.row_major(*t, name);
     c.no_overlap(*t, name, conv_out, "conv_out");
   }
@@ -61,13 +62,13 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
 // a, b [T, Hv] (f32 or `act`), A_log, dt_bias [Hv] f32, g_out, beta_out [T, Hv] f32.
 void check_gating(const Checker& c, const TensorView& a, const TensorView& b, const TensorView& A_log,
                   const TensorView& dt_bias, const TensorView& g, const TensorView& beta, int64_t T, int64_t Hv) {
-  for (auto [t, name] : {std::pair{&a, "a"}, {&b, "b"}, {&g, "g_out"}, {&beta, "beta_out"}}) {
+  for (auto [t, name] : {NamedTensor{&a, "a"}, {&b, "b"}, {&g, "g_out"}, {&beta, "beta_out"}}) {
     c.need(*t, name, {2});
     c.extent(*t, name, 0, T, "T");
     c.extent(*t, name, 1, Hv, "Hv");
     c.row_major(*t, name);
   }
-  for (auto [t, name] : {std::pair{&A_log, "A_log"}, {&dt_bias, "dt_bias"}}) {
+  for (auto [t, name] : {NamedTensor{&A_log, "A_log"}, {&dt_bias, "dt_bias"}}) {
     c.need(*t, name, {1});
     c.dtype_in(*t, name, {DType::f32});
     c.extent(*t, name, 0, Hv, "Hv");
@@ -78,7 +79,7 @@ void check_gating(const Checker& c, const TensorView& a, const TensorView& b, co
   c.dtype_in(g, "g_out", {DType::f32});
   c.dtype_in(beta, "beta_out", {DType::f32});
   c.no_overlap(g, "g_out", beta, "beta_out");
-  for (auto [t, name] : {std::pair{&a, "a"}, {&b, "b"}, {&A_log, "A_log"}, {&dt_bias, "dt_bias"}}) {
+  for (auto [t, name] : {NamedTensor{&a, "a"}, {&b, "b"}, {&A_log, "A_log"}, {&dt_bias, "dt_bias"}}) {
     c.no_overlap(g, "g_out", *t, name);
     c.no_overlap(beta, "beta_out", *t, name);
   }
@@ -159,9 +160,9 @@ vt_gdn_post_conv_args validate(const GdnPostConv& a, const Device& device) {
   check_gating(c, a.a, a.b, a.A_log, a.dt_bias, a.g_out, a.beta_out, h.T, h.Hv);
   check_eps(c, a.eps);
   const TensorView* outs[] = {&a.q_out, &a.k_out, &a.v_out};
-  const char* out_names[] = {"q_out", "k_out", "v_out"};
+  const std::string_view out_names[] = {"q_out", "k_out", "v_out"};
   for (size_t i = 0; i < std::size(outs); ++i)
-    for (auto [t, name] : {std::pair{&a.a, "a"}, {&a.b, "b"}, {&a.A_log, "A_log"}, {&a.dt_bias, "dt_bias"},
+    for (auto [t, name] : {NamedTensor{&a.a, "a"}, {&a.b, "b"}, {&a.A_log, "A_log"}, {&a.dt_bias, "dt_bias"},
                            {&a.g_out, "g_out"}, {&a.beta_out, "beta_out"}})
       c.no_overlap(*outs[i], out_names[i], *t, name);
   c.no_overlap(a.g_out, "g_out", a.conv_out, "conv_out");
