@@ -1,9 +1,12 @@
 // The reference for performance.md's "within 2 us of an empty kernel launch": an empty
 // kernel timed the way vt-bench times a short op call (tools/vt-bench/timing.cpp), by
 // events around back-to-back launches and by replays of a graph with one node per call.
-// Prints the median per launch of each, in microseconds.
+// Prints the median per launch of each, in microseconds. Then the host side: the time a
+// launch call takes on the host, the part of vt-bench --host-overhead's whole call that is
+// the CUDA runtime's rather than vt's.
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "bench_support.cuh"
@@ -47,6 +50,26 @@ double graph_us_per_launch(int nodes, int replays, Launch launch, cudaStream_t s
   return us;
 }
 
+// The host time of one `launch` call, timed as vt-bench --host-overhead times a whole op
+// call (tools/vt-bench/host_overhead.cpp): 8 calls a sample, the stream drained between
+// samples, the median of 51.
+template <class Launch>
+double host_us_per_launch(Launch launch, cudaStream_t s) {
+  constexpr int kPerSample = 8, kSamples = 51;
+  for (int i = 0; i < kPerSample; ++i) launch();
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  std::vector<double> us;
+  for (int i = 0; i < kSamples; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < kPerSample; ++k) launch();
+    const auto t1 = std::chrono::steady_clock::now();
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kPerSample);
+  }
+  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
+  return us[us.size() / 2];
+}
+
 }  // namespace
 
 int main() {
@@ -83,7 +106,11 @@ int main() {
       check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx");
     }, s);
     std::printf("empty kernel, early start, graph of %d nodes replayed %d times: %.2f us per launch\n", kNodes, kReplays, replay);
+    const double host = host_us_per_launch([&] { check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx"); }, s);
+    std::printf("empty kernel, early start, host time of one cudaLaunchKernelEx: %.3f us\n", host);
   }
+  const double host = host_us_per_launch([&] { empty_kernel<<<1, 32, 0, s>>>(); }, s);
+  std::printf("empty kernel, host time of one <<<>>> launch: %.3f us\n", host);
   cudaStreamDestroy(s);
   return 0;
 }
