@@ -165,7 +165,7 @@ const std::vector<KnobSpec>& Knobs::specs() {
   return s;
 }
 
-std::optional<int64_t> Knobs::int_value(const std::string& name) const {
+std::optional<int64_t> Knobs::int_value(std::string_view name) const {
   const auto it = ints.find(name);
   if (it == ints.end()) return std::nullopt;
   return it->second;

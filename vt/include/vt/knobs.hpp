@@ -2,9 +2,11 @@
 // A value outside the accepted spellings is reported with a warning and ignored.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vt/export.hpp"
@@ -27,7 +29,9 @@ struct VT_API Knobs {
   bool provider_stats = false;                       // VT_PROVIDER_STATS
   bool strict_providers = false;                     // VT_STRICT_PROVIDERS
   bool deep_validate = false;                        // VT_DEEP_VALIDATE
-  std::map<std::string, int64_t> ints;               // integer switches read by plugins
+  // Integer switches read by plugins, looked up by any string type without a copy (a
+  // plugin reads several on every op call).
+  std::map<std::string, int64_t, std::less<>> ints;
 
   // Parses a name -> value map (unknown VT_* names are warned about). Warnings are appended
   // to *warnings when given, otherwise logged.
@@ -38,7 +42,7 @@ struct VT_API Knobs {
   // The table of every knob, for vt-info and the docs.
   static const std::vector<KnobSpec>& specs();
 
-  std::optional<int64_t> int_value(const std::string& name) const;
+  std::optional<int64_t> int_value(std::string_view name) const;
 };
 
 }  // namespace vt
