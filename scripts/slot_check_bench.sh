@@ -5,8 +5,9 @@
 #
 #   scripts/slot_check_bench.sh [OLD_REV]        (default c9ae589: the std::unordered_map check)
 #
-# Prints the microseconds a call at B = 1, 64, 256 and 512 (distinct slots, S = B + 2) and the
-# number of random calls whose outcome differs (0 expected).
+# Prints the microseconds a call at B = 1, 64, 256 and 512 (distinct slots, S = B + 2; the
+# fastest of seven turns that alternate between the two versions) and the number of random
+# calls whose outcome differs (0 expected).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old_rev=${1:-c9ae589}
@@ -63,18 +64,24 @@ int main(int argc, char** argv) {
     std::vector<int32_t> slots(B);
     std::iota(slots.begin(), slots.end(), 0);
     std::shuffle(slots.begin(), slots.end(), std::mt19937(7));
-    for (bool old : {true, false}) {
-      constexpr int n = 20000;
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int r = 0; r < n; ++r) outcome(old, slots, B + 2);
-      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
-      std::printf("B = %3d  %-5s %8.3f us a call\n", B, old ? "old" : "now", us);
-    }
+    double best[2] = {1e30, 1e30};  // the fastest of 7 turns each, taken in alternation: this
+    for (int turn = 0; turn < 7; ++turn)  // VM's neighbours slow whole turns down
+      for (bool old : {true, false}) {
+        constexpr int n = 5000;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < n; ++r) outcome(old, slots, B + 2);
+        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+        best[old] = std::min(best[old], us);
+      }
+    for (bool old : {true, false}) std::printf("B = %3d  %-5s %8.3f us a call\n", B, old ? "old" : "now", best[old]);
   }
 }
 CPP
 flags=(-std=c++20 -Iops/src -Ivt/include -Iops/include)
-g++ "${flags[@]}" -O2 -DNDEBUG "$work/main.cpp" "$work/old.cpp" ops/src/metadata.cpp -o "$work/bench"
+# Both checks in a shared library built as libvt is (position-independent code, where each
+# read of a thread_local's address is a call), not in the executable.
+g++ "${flags[@]}" -O2 -DNDEBUG -fPIC -shared "$work/old.cpp" ops/src/metadata.cpp -o "$work/libchecks.so"
+g++ "${flags[@]}" -O2 -DNDEBUG "$work/main.cpp" -L"$work" -lchecks -Wl,-rpath,"$work" -o "$work/bench"
 "$work/bench"
 g++ "${flags[@]}" -O1 -fsanitize=address "$work/main.cpp" "$work/old.cpp" ops/src/metadata.cpp -o "$work/compare"
 "$work/compare" compare
