@@ -35,22 +35,28 @@ void check_state_indices(const Checker& c, std::span<const int32_t> slots, int64
   // scripts/slot_check_bench.sh times them.
   thread_local std::vector<uint8_t> seen;
   if (seen.size() < static_cast<size_t>(num_slots)) seen.resize(static_cast<size_t>(num_slots));  // new bytes are 0
+  // One read of the thread-local's address: in libvt (position-independent code) each read is
+  // a call to __tls_get_addr, and a byte store may alias the vector, so the loops would read
+  // it again on every slot (slower than the hash table before it on the H200 machine's host:
+  // docs/benchmarks.md, twenty-second session).
+  uint8_t* const marks = seen.data();
   size_t done = 0;  // slots[0, done) are in range and marked
   struct ClearOnExit {
     std::span<const int32_t> slots;
+    uint8_t* marks;
     const size_t& done;
     ~ClearOnExit() {
       for (size_t i = 0; i < done; ++i)
-        if (slots[i] >= 0) seen[static_cast<size_t>(slots[i])] = 0;
+        if (slots[i] >= 0) marks[slots[i]] = 0;
     }
-  } const clear_on_exit{slots, done};
+  } const clear_on_exit{slots, marks, done};
   for (; done < slots.size(); ++done) {
     const int32_t s = slots[done];
     if (s < 0) continue;  // padding
     if (s >= num_slots)
       c.fail("state_indices", "state_indices[" + std::to_string(done) + "]=" + std::to_string(s) + " >= S = " +
                                   std::to_string(num_slots));
-    uint8_t& mark = seen[static_cast<size_t>(s)];
+    uint8_t& mark = marks[s];
     if (mark) {
       const auto first = std::find(slots.begin(), slots.begin() + static_cast<std::ptrdiff_t>(done), s) - slots.begin();
       c.fail("state_indices", "state_indices[" + std::to_string(done) + "] and state_indices[" + std::to_string(first) +
