@@ -4,7 +4,7 @@
 # checkers over them, and vt-bench. Results (JSON, CSV, plot, logs) go to $OUT.
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
-# and table, the parity log, vt-info, gpu.txt (the card, and its clocks during the bench) and
+# and table (with the host overhead of each call after it), the parity log, vt-info, gpu.txt (the card, and its clocks during the bench) and
 # strip-copy.txt (the conv's access pattern as a plain copy, backends/cuda/bench/strip_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
@@ -79,6 +79,11 @@ if [ "$bench" = 1 ]; then
   awk -F', ' '{split($2, c, " "); n++; s += c[1]; if (c[1] > m) m = c[1]; if (n == 1 || c[1] < lo) lo = c[1]} END {if (n) printf "SM clock during the bench: %d samples, min %d, mean %d, max %d MHz\n", n, lo, s / n, m}' \
     "$logs/clocks.csv" | tee -a "$out/gpu.txt"
   sort "$logs/clocks.csv" | awk -F', ' '{print $5}' | sort | uniq -c | sort -rn | head -3 | sed 's/^/  clock event reasons: /' | tee -a "$out/gpu.txt"
+  # The host side of each call on the GPU (performance.md: validation + dispatch under 1 us;
+  # the whole call's launch against cuda_empty_launch's host time in gpu.txt), after the bench
+  # and appended to its table.
+  { echo; echo "vt-bench --host-overhead --device cuda:0"; "$build/bin/vt-bench" --host-overhead --device cuda:0; } \
+    >>"$out/bench.txt" 2>&1 || status=1
   cat "$out/bench.txt"
 fi
 exit $status
