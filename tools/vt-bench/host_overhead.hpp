@@ -21,7 +21,7 @@ struct HostRow {
   std::string provider;              // the default provider the whole call ran on
   double validate_dispatch_us = 0;   // median per call, through the null provider
   double whole_call_us = 0;          // median per call, through the default provider
-  int samples = 0;                   // of each column
+  int samples = 0;                   // the fewer of the two columns' samples
   std::string error;                 // non-empty: the row failed
 };
 

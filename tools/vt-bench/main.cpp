@@ -205,8 +205,8 @@ int main(int argc, char** argv) {
   std::string command = "vt-bench";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
 
-  std::map<std::string, std::unique_ptr<vt::Runtime>> runtimes;
   if (o.host_overhead) return host_overhead(o, command);
+  std::map<std::string, std::unique_ptr<vt::Runtime>> runtimes;
   std::vector<vt::bench::Row> rows;
   try {
     vt::Runtime& base = runtime_for({"default", {}, {}}, runtimes);
