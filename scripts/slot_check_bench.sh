@@ -64,8 +64,9 @@ int main(int argc, char** argv) {
     std::vector<int32_t> slots(B);
     std::iota(slots.begin(), slots.end(), 0);
     std::shuffle(slots.begin(), slots.end(), std::mt19937(7));
-    double best[2] = {1e30, 1e30};  // the fastest of 7 turns each, taken in alternation: this
-    for (int turn = 0; turn < 7; ++turn)  // VM's neighbours slow whole turns down
+    // The fastest of 7 turns each, taken in alternation: on a shared VM whole turns run slow.
+    double best[2] = {1e30, 1e30};
+    for (int turn = 0; turn < 7; ++turn)
       for (bool old : {true, false}) {
         constexpr int n = 5000;
         const auto t0 = std::chrono::steady_clock::now();
