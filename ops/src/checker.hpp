@@ -34,7 +34,6 @@ class Checker {
   void non_aliasing(const TensorView& t, std::string_view arg) const;
   void no_overlap(const TensorView& out, std::string_view out_arg, const TensorView& in, std::string_view in_arg) const;
 
-  std::string_view op() const { return op_; }
   // Where `d` is, said so that it reads differently from the queue's device whenever the two
   // differ: a device of another vt::Runtime has the same name, so it says so.
   std::string placement(const Device& d) const;
