@@ -39,7 +39,7 @@ jobs=$(nproc)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
-targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch cuda_strip_copy)
+targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch cuda_strip_copy cuda_small_copy)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -53,6 +53,7 @@ if [ "$tests" = 1 ]; then
   "$build/bin/rocm_math_test" >"$logs/rocm_math.log" 2>&1 && echo "rocm_math_test: passed" || status=1
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/rocm_math.log"
   "$build/bin/cuda_strip_copy" --check-only >"$logs/strip_copy.log" 2>&1 && echo "cuda_strip_copy --check-only: passed" || { echo "cuda_strip_copy --check-only: FAILED"; tail -5 "$logs/strip_copy.log"; status=1; }
+  "$build/bin/cuda_small_copy" --check-only >"$logs/small_copy.log" 2>&1 && echo "cuda_small_copy --check-only: passed" || { echo "cuda_small_copy --check-only: FAILED"; tail -5 "$logs/small_copy.log"; status=1; }
   "$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
   sed -n '/^parity by device and op/,$p' "$out/parity.log" | head -40
@@ -69,6 +70,8 @@ if [ "$bench" = 1 ]; then
   # The reference of the small cases' targets (an empty launch plus 2 us).
   "$build/bin/cuda_empty_launch" | tee -a "$out/gpu.txt"
   "$build/bin/cuda_strip_copy" >"$out/strip-copy.txt" 2>&1 || status=1
+  # The small cases' bytes as a plain copy: the floor of their targets.
+  "$build/bin/cuda_small_copy" >"$out/small-copy.txt" 2>&1 || status=1
   # The card's clocks while the bench runs: kernels bound by arithmetic or latency scale with
   # the SM clock, so the numbers are read against it.
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,clocks_event_reasons.active --format=csv,noheader -lms 500 \
