@@ -5,8 +5,9 @@
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
 # and table (with the host overhead of each call after it), the parity log, vt-info, gpu.txt
-# (the card, and its clocks during the bench) and strip-copy.txt (the conv's access pattern
-# as a plain copy, backends/cuda/bench/strip_copy.cu).
+# (the card, and its clocks during the bench), strip-copy.txt (the conv's access pattern as
+# a plain copy, backends/cuda/bench/strip_copy.cu) and small-copy.txt (the small cases' bytes
+# as a plain copy, backends/cuda/bench/small_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
