@@ -11,11 +11,15 @@
 //   plain    block i copies chunk i;
 //   indexed  block i copies chunk perm[i], read from a table first, as the update reads its
 //            slot before its state: what one dependent load costs a copy;
+//   halo     (the conv cases) as plain, but each word's thread also loads the same word of
+//            the W = 3 rows before it, as a width-4 conv reads its window: what re-reading
+//            the halo (from L1 or L2) costs a copy of 16-byte rows;
 //   empty    the same grid, no memory touched: what launching and retiring the blocks costs.
 // Also a cudaMemcpyAsync node of the bytes, and the 1 GiB device-to-device copy that is
 // vt-bench's 100%. Every kernel's output is checked byte for byte over poison first.
 //
-// Usage: cuda_small_copy [--check-only]   (--check-only: the byte checks only, the ctest)
+// Usage: cuda_small_copy [--check-only] [--case TEXT]
+// --check-only: the byte checks only (the ctest); --case: only the cases whose name holds TEXT.
 // Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
 #include <cuda_runtime.h>
 
@@ -40,11 +44,13 @@ __device__ __forceinline__ void after_prior_grids() {
 #endif
 }
 
-// Block b copies chunk perm ? perm[b] : b of U * blockDim.x words. `zero` is 0 but unknown to
-// the compiler: folding it into every word makes each store wait for all the thread's loads
-// (left alone, ptxas moves a load down to its store and keeps few in flight).
-template <int U>
-__global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32_t* perm, uint32_t zero) {
+// Block b copies chunk perm ? perm[b] : b of U * blockDim.x words; with a Halo, each word's
+// thread also loads the word Halo rows of row_words before it, down to 1 (none before row 0).
+// `zero` is 0 but unknown to the compiler: folding every loaded word into it makes each store
+// wait for all the thread's loads (left alone, ptxas moves a load down to its store and keeps
+// few in flight).
+template <int U, int Halo = 0>
+__global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32_t* perm, int64_t row_words, uint32_t zero) {
   after_prior_grids();
   const int64_t chunk = perm ? perm[blockIdx.x] : blockIdx.x;
   const int64_t first = chunk * U * blockDim.x + threadIdx.x;
@@ -55,6 +61,14 @@ __global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32
     const int64_t i = first + int64_t{u} * blockDim.x;
     v[u] = i < n ? src[i] : make_uint4(0, 0, 0, 0);
     all |= v[u].x;
+#pragma unroll
+    for (int h = 1; h <= Halo; ++h) {
+      const int64_t j = i - h * row_words;
+      if (j >= 0 && i < n) {
+        const uint4 w = src[j];  // the whole word, as the conv loads it
+        all |= w.x ^ w.y ^ w.z ^ w.w;
+      }
+    }
   }
   all &= zero;
 #pragma unroll
@@ -78,15 +92,16 @@ __global__ void fill_kernel(uint32_t* p, int64_t n, uint32_t seed) {
 
 struct Case {
   const char* name;
-  int64_t bytes;  // one way
+  int64_t bytes;      // one way
+  int64_t row_bytes;  // a token's row of x (the conv cases), else 0
 };
 
 // The bytes each case of vt-bench moves each way (C = 8192; bf16 x and out, f32 state of
 // K - 1 = 3 columns): a prefill's x and out, and a decode sequence's x and out (16 KiB) with
 // its state read and written (96 KiB).
 constexpr Case kCases[] = {
-    {"conv T=128", 128 * 16384},      {"conv T=256", 256 * 16384},      {"update B=1", 1 * 114688},
-    {"update B=64", 64 * 114688},     {"update B=256", 256 * 114688},   {"update B=512", 512 * 114688},
+    {"conv T=128", 128 * 16384, 16384},  {"conv T=256", 256 * 16384, 16384}, {"update B=1", 1 * 114688, 0},
+    {"update B=64", 64 * 114688, 0},     {"update B=256", 256 * 114688, 0},  {"update B=512", 512 * 114688, 0},
 };
 
 struct Buffers {
@@ -130,6 +145,7 @@ double graph_us_per_call(int copies, Node node, cudaStream_t s) {
 
 struct Run {
   bool check_only = false;
+  const char* only_case = nullptr;  // --case
   double copy_gbs = 0;
   int failures = 0;
   cudaStream_t s{};
@@ -158,10 +174,12 @@ template <int U>
 void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
   const int64_t per_block = int64_t{U} * threads;
   const int64_t blocks = (b.words + per_block - 1) / per_block;
-  for (bool indexed : {false, true}) {
+  enum Kind { plain, indexed, halo };
+  for (Kind kind : {plain, indexed, halo}) {
+    if (kind == halo && c.row_bytes == 0) continue;
     const int32_t* perm = nullptr;
     std::vector<int32_t> host;
-    if (indexed) {
+    if (kind == indexed) {
       // A fixed shuffle of the chunks, as slots are an arbitrary map of sequences to rows.
       host.resize(static_cast<size_t>(blocks));
       for (int64_t i = 0; i < blocks; ++i) host[static_cast<size_t>(i)] = static_cast<int32_t>(i);
@@ -174,8 +192,15 @@ void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
       perm = b.perm;
     }
     auto node = [&](int i) {
-      launch(copy_kernel<U>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s,
-             static_cast<const uint4*>(b.src[static_cast<size_t>(i)]), b.dst[static_cast<size_t>(i)], b.words, perm, 0u);
+      const auto* src = static_cast<const uint4*>(b.src[static_cast<size_t>(i)]);
+      uint4* dst = b.dst[static_cast<size_t>(i)];
+      if (kind == halo) {
+        launch(copy_kernel<U, 3>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words, perm,
+               c.row_bytes / 16, 0u);
+      } else {
+        launch(copy_kernel<U>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words, perm,
+               int64_t{0}, 0u);
+      }
     };
     check(cudaMemsetAsync(b.dst[0], 0xa5, static_cast<size_t>(b.words) * 16, r.s), "cudaMemsetAsync");
     node(0);
@@ -186,7 +211,7 @@ void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
     check(cudaStreamSynchronize(r.s), "cudaStreamSynchronize");
     if (bad) ++r.failures;
     const double us = r.check_only || bad ? 0 : graph_us_per_call(static_cast<int>(b.src.size()), node, r.s);
-    print_row(r, c, indexed ? "indexed" : "plain", threads, U, blocks, us, bad ? "MISMATCH" : "exact");
+    print_row(r, c, kind == plain ? "plain" : kind == indexed ? "indexed" : "halo", threads, U, blocks, us, bad ? "MISMATCH" : "exact");
   }
   if (!r.check_only) {
     const double us = graph_us_per_call(static_cast<int>(b.src.size()), [&](int) {
@@ -242,8 +267,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--check-only") == 0) {
       r.check_only = true;
+    } else if (std::strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      r.only_case = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: cuda_small_copy [--check-only]\n");
+      std::fprintf(stderr, "usage: cuda_small_copy [--check-only] [--case TEXT]\n");
       return 2;
     }
   }
@@ -277,7 +304,16 @@ int main(int argc, char** argv) {
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
   std::printf("%-13s %-8s %7s %5s %7s %9s %8s %7s  %s\n", "case", "kind", "threads", "words", "blocks", "us/call", "GB/s",
               "%copy", "output");
-  for (const Case& c : kCases) run_case(r, c);
+  int cases = 0;
+  for (const Case& c : kCases) {
+    if (r.only_case && !std::strstr(c.name, r.only_case)) continue;
+    run_case(r, c);
+    ++cases;
+  }
+  if (cases == 0) {
+    std::fprintf(stderr, "cuda_small_copy: no case's name holds %s\n", r.only_case);
+    return 2;
+  }
   check(cudaStreamDestroy(r.s), "cudaStreamDestroy");
   if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
   return r.failures ? 1 : 0;
