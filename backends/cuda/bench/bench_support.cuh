@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -42,6 +44,40 @@ double median_us_per_launch(const char* tool, int launches, int warmups, int sam
   check(tool, cudaEventDestroy(b), "cudaEventDestroy");
   std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
   return us[us.size() / 2];
+}
+
+// The device-to-device copy bandwidth that is vt-bench's 100% (tools/vt-bench/timing.cpp),
+// in GB/s of bytes read plus written: 1 GiB copied on s, after a quarter of a second of such
+// copies (an idle GPU starts at a low clock), the median of 9 samples of 4 copies.
+inline double copy_bandwidth_gbs(const char* tool, cudaStream_t s) {
+  const size_t big = size_t{1} << 30;
+  void *a = nullptr, *b = nullptr;
+  check(tool, cudaMalloc(&a, big), "cudaMalloc");
+  check(tool, cudaMalloc(&b, big), "cudaMalloc");
+  check(tool, cudaMemset(a, 0x3c, big), "cudaMemset");
+  const auto begin = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < 0.25) {
+    check(tool, cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+    check(tool, cudaStreamSynchronize(s), "cudaStreamSynchronize");
+  }
+  const double us = median_us_per_launch(tool, 4, 1, 9, s, [&] {
+    for (int i = 0; i < 4; ++i) check(tool, cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
+  });
+  check(tool, cudaFree(a), "cudaFree");
+  check(tool, cudaFree(b), "cudaFree");
+  return 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
+}
+
+// n pseudo-random words for a bench's input (not zeros: some memory systems compress them).
+// Static: each bench is one translation unit, and this is its own copy.
+static __global__ void fill_words_kernel(uint32_t* p, int64_t n, uint32_t seed) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    p[i] = h;
+  }
 }
 
 }  // namespace vt::cuda::bench

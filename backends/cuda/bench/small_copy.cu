@@ -23,7 +23,6 @@
 // Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -79,16 +78,6 @@ __global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32
 }
 
 __global__ void empty_kernel() { after_prior_grids(); }
-
-__global__ void fill_kernel(uint32_t* p, int64_t n, uint32_t seed) {
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    p[i] = h;
-  }
-}
 
 struct Case {
   const char* name;
@@ -234,7 +223,7 @@ void run_case(Run& r, const Case& c) {
     uint4 *src = nullptr, *dst = nullptr;
     check(cudaMalloc(&src, static_cast<size_t>(c.bytes)), "cudaMalloc");
     check(cudaMalloc(&dst, static_cast<size_t>(c.bytes)), "cudaMalloc");
-    fill_kernel<<<264, 256, 0, r.s>>>(reinterpret_cast<uint32_t*>(src), b.words * 4, 0x5eedu + static_cast<uint32_t>(i));
+    vt::cuda::bench::fill_words_kernel<<<264, 256, 0, r.s>>>(reinterpret_cast<uint32_t*>(src), b.words * 4, 0x5eedu + static_cast<uint32_t>(i));
     b.src.push_back(src);
     b.dst.push_back(dst);
   }
@@ -280,26 +269,7 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&r.poison_count, sizeof *r.poison_count), "cudaMalloc");
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  if (!r.check_only) {
-    // vt-bench's 100% (tools/vt-bench/timing.cpp): a 1 GiB device-to-device copy, after a
-    // quarter of a second of them (an idle GPU starts at a low clock).
-    const size_t big = size_t{1} << 30;
-    void *a = nullptr, *b = nullptr;
-    check(cudaMalloc(&a, big), "cudaMalloc");
-    check(cudaMalloc(&b, big), "cudaMalloc");
-    check(cudaMemset(a, 0x3c, big), "cudaMemset");
-    const auto begin = std::chrono::steady_clock::now();
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < 0.25) {
-      check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice, r.s), "cudaMemcpyAsync");
-      check(cudaStreamSynchronize(r.s), "cudaStreamSynchronize");
-    }
-    const double us = vt::cuda::bench::median_us_per_launch(kTool, 4, 1, 9, r.s, [&] {
-      for (int i = 0; i < 4; ++i) check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice, r.s), "cudaMemcpyAsync");
-    });
-    r.copy_gbs = 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
-    check(cudaFree(a), "cudaFree");
-    check(cudaFree(b), "cudaFree");
-  }
+  if (!r.check_only) r.copy_gbs = vt::cuda::bench::copy_bandwidth_gbs(kTool, r.s);
   std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
   std::printf("%-13s %-8s %7s %5s %7s %9s %8s %7s  %s\n", "case", "kind", "threads", "words", "blocks", "us/call", "GB/s",

@@ -25,7 +25,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -218,17 +217,6 @@ __global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t 
   if (local) atomicAdd(count, local);
 }
 
-// A rows x row_bytes array of pseudo-random words (not zeros: some memory systems compress them).
-__global__ void fill_kernel(uint32_t* p, int64_t n, uint32_t seed) {
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    p[i] = h;
-  }
-}
-
 constexpr const char* kTool = "cuda_strip_copy";
 void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
 
@@ -389,27 +377,10 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&r.src, bytes), "cudaMalloc");
   check(cudaMalloc(&r.dst, bytes), "cudaMalloc");
   check(cudaMalloc(&r.count, sizeof *r.count), "cudaMalloc");
-  fill_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(r.src), r.words16 * 4, 0x5eed);
+  vt::cuda::bench::fill_words_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(r.src), r.words16 * 4, 0x5eed);
   check(cudaDeviceSynchronize(), "fill");
 
-  if (!r.check_only) {
-    // vt-bench's reference (tools/vt-bench/timing.cpp): a 1 GiB device-to-device copy.
-    const size_t big = size_t{1} << 30;
-    void *a = nullptr, *b = nullptr;
-    check(cudaMalloc(&a, big), "cudaMalloc");
-    check(cudaMalloc(&b, big), "cudaMalloc");
-    check(cudaMemset(a, 0x3c, big), "cudaMemset");
-    // A quarter of a second of copies first, as vt-bench warms up: an idle GPU starts at a low clock.
-    const auto begin = std::chrono::steady_clock::now();
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < 0.25) {
-      check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync");
-      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-    }
-    const double us = median_us(4, [&] { check(cudaMemcpyAsync(b, a, big, cudaMemcpyDeviceToDevice), "cudaMemcpyAsync"); });
-    r.copy_gbs = 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
-    check(cudaFree(a), "cudaFree");
-    check(cudaFree(b), "cudaFree");
-  }
+  if (!r.check_only) r.copy_gbs = vt::cuda::bench::copy_bandwidth_gbs(kTool, cudaStream_t{});
   std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
               d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
