@@ -33,7 +33,8 @@ std::string summary(const LexedFile& f) {
         kind = "p";
         break;
     }
-    s += (s.empty() ? "" : " ") + std::string(kind) + ":" + t.text + "@" + std::to_string(t.line);
+    if (!s.empty()) s += ' ';  // not "" + std::string: GCC 12 at -O3 warns (a false -Wrestrict)
+    s += std::string(kind) + ":" + t.text + "@" + std::to_string(t.line);
   }
   return s;
 }
@@ -41,7 +42,9 @@ std::string summary(const LexedFile& f) {
 std::string identifiers(const LexedFile& f) {
   std::string s;
   for (const Token& t : f.tokens) {
-    if (t.kind == TokenKind::identifier) s += (s.empty() ? "" : " ") + t.text + "@" + std::to_string(t.line);
+    if (t.kind != TokenKind::identifier) continue;
+    if (!s.empty()) s += ' ';
+    s += t.text + "@" + std::to_string(t.line);
   }
   return s;
 }
