@@ -20,12 +20,16 @@
 //
 // Usage: cuda_small_copy [--check-only] [--case TEXT]
 // --check-only: the byte checks only (the ctest); --case: only the cases whose name holds TEXT.
-// Exit status: 0, 1 on a mismatch or a CUDA error, 77 without a device.
+// Exit status: 0, 1 on a mismatch or a CUDA error, 2 on a bad argument or a --case that no
+// case matches, 77 without a device.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 #include "bench_support.cuh"
@@ -263,6 +267,11 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  auto chosen = [&](const Case& c) { return !r.only_case || std::strstr(c.name, r.only_case); };
+  if (std::none_of(std::begin(kCases), std::end(kCases), chosen)) {
+    std::fprintf(stderr, "cuda_small_copy: no case's name holds %s\n", r.only_case);
+    return 2;
+  }
   int n = 0;
   check(cudaGetDeviceCount(&n), "cudaGetDeviceCount");
   check(cudaStreamCreateWithFlags(&r.s, cudaStreamNonBlocking), "cudaStreamCreate");
@@ -274,16 +283,8 @@ int main(int argc, char** argv) {
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
   std::printf("%-13s %-8s %7s %5s %7s %9s %8s %7s  %s\n", "case", "kind", "threads", "words", "blocks", "us/call", "GB/s",
               "%copy", "output");
-  int cases = 0;
-  for (const Case& c : kCases) {
-    if (r.only_case && !std::strstr(c.name, r.only_case)) continue;
-    run_case(r, c);
-    ++cases;
-  }
-  if (cases == 0) {
-    std::fprintf(stderr, "cuda_small_copy: no case's name holds %s\n", r.only_case);
-    return 2;
-  }
+  for (const Case& c : kCases)
+    if (chosen(c)) run_case(r, c);
   check(cudaStreamDestroy(r.s), "cudaStreamDestroy");
   if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
   return r.failures ? 1 : 0;
