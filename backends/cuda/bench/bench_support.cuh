@@ -68,8 +68,62 @@ inline double copy_bandwidth_gbs(const char* tool, cudaStream_t s) {
   return 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
 }
 
+// The start of every backend kernel (after_prior_grids, kernels/common.cuh), for the benches'
+// kernels that stand in for them: under the early start (launch_early) a kernel may be
+// scheduled while the one before it drains, and waits here until that one has finished.
+__device__ __forceinline__ void after_prior_grids() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// kernel<<<grid, block, 0, s>>>(args...) with the early start the backend uses on sm_90
+// (programmatic stream serialization, kern::launch_kernel in kernels/launch.hpp).
+template <class... Params, class... Args>
+void launch_early(const char* tool, void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t s, Args... args) {
+  cudaLaunchAttribute early{};
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.stream = s;
+  cfg.attrs = &early;
+  cfg.numAttrs = 1;
+  check(tool, cudaLaunchKernelEx(&cfg, kernel, args...), "cudaLaunchKernelEx");
+}
+
+// The median time of one node of a graph, as vt-bench times a short call: node(i) enqueues
+// node i of `nodes` on s under capture, and each sample times `replays` replays of the graph.
+template <class Node>
+double graph_us_per_node(const char* tool, int nodes, int replays, int warmups, int samples, cudaStream_t s, Node node) {
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  check(tool, cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+  for (int i = 0; i < nodes; ++i) node(i);
+  check(tool, cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
+  check(tool, cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
+  const double us = median_us_per_launch(tool, replays * nodes, warmups, samples, s, [&] {
+    for (int r = 0; r < replays; ++r) check(tool, cudaGraphLaunch(ge, s), "cudaGraphLaunch");
+  });
+  check(tool, cudaGraphExecDestroy(ge), "cudaGraphExecDestroy");
+  check(tool, cudaGraphDestroy(g), "cudaGraphDestroy");
+  return us;
+}
+
+// Adds to *count the 16-byte words where a and b differ (a bench's byte check).
+static __global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t n, unsigned long long* count) {
+  unsigned long long local = 0;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const uint4 x = a[i], y = b[i];
+    local += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
+  }
+  if (local) atomicAdd(count, local);
+}
+
 // n pseudo-random words for a bench's input (not zeros: some memory systems compress them).
-// Static: each bench is one translation unit, and this is its own copy.
+// Static, as count_mismatches_kernel: each bench is one translation unit, with its own copy.
 static __global__ void fill_words_kernel(uint32_t* p, int64_t n, uint32_t seed) {
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;

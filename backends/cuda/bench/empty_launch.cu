@@ -16,12 +16,7 @@ namespace {
 __global__ void empty_kernel() {}
 
 // An empty kernel as the backend's kernels begin under the early start (kern::Stream, common.cuh).
-__global__ void empty_early_kernel() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+__global__ void empty_early_kernel() { vt::cuda::bench::after_prior_grids(); }
 
 constexpr const char* kTool = "cuda_empty_launch";
 void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
@@ -36,18 +31,7 @@ double median_us_per(int launches, Body body, cudaStream_t s) {
 // replays (vt-bench's graphs hold one node per input copy and are replayed 20 times a sample).
 template <class Launch>
 double graph_us_per_launch(int nodes, int replays, Launch launch, cudaStream_t s) {
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-  for (int i = 0; i < nodes; ++i) launch();
-  check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
-  check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
-  const double us = median_us_per(replays * nodes, [&] {
-    for (int r = 0; r < replays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
-  }, s);
-  cudaGraphExecDestroy(ge);
-  cudaGraphDestroy(g);
-  return us;
+  return vt::cuda::bench::graph_us_per_node(kTool, nodes, replays, 20, 101, s, [&](int) { launch(); });
 }
 
 // The host time of one `launch` call, timed as vt-bench --host-overhead times a whole op
@@ -93,20 +77,11 @@ int main() {
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "cudaDeviceGetAttribute");
   if (major >= 9) {
     constexpr int kNodes = 16;
-    cudaLaunchAttribute early{};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(1);
-    cfg.blockDim = dim3(32);
-    cfg.stream = s;
-    cfg.attrs = &early;
-    cfg.numAttrs = 1;
-    const double replay = graph_us_per_launch(kNodes, kReplays, [&] {
-      check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx");
-    }, s);
+    // Each launch fills its configuration, as the backend's launch_kernel does.
+    auto launch = [&] { vt::cuda::bench::launch_early(kTool, empty_early_kernel, dim3(1), dim3(32), s); };
+    const double replay = graph_us_per_launch(kNodes, kReplays, launch, s);
     std::printf("empty kernel, early start, graph of %d nodes replayed %d times: %.2f us per launch\n", kNodes, kReplays, replay);
-    const double host = host_us_per_launch([&] { check(cudaLaunchKernelEx(&cfg, empty_early_kernel), "cudaLaunchKernelEx"); }, s);
+    const double host = host_us_per_launch(launch, s);
     std::printf("empty kernel, early start, host time of one cudaLaunchKernelEx: %.3f us\n", host);
   }
   const double host = host_us_per_launch([&] { empty_kernel<<<1, 32, 0, s>>>(); }, s);

@@ -39,13 +39,7 @@ namespace {
 constexpr const char* kTool = "cuda_small_copy";
 void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
 
-// As the backend's kernels begin (after_prior_grids, kernels/common.cuh).
-__device__ __forceinline__ void after_prior_grids() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+using vt::cuda::bench::after_prior_grids;
 
 // Block b copies chunk perm ? perm[b] : b of U * blockDim.x words; with a Halo, each word's
 // thread also loads the word Halo rows of row_words before it, down to 1 (none before row 0).
@@ -104,36 +98,15 @@ struct Buffers {
 };
 
 // One early-start launch of kernel on s.
-template <class... Args>
-void launch(void (*kernel)(Args...), unsigned blocks, unsigned threads, cudaStream_t s, Args... args) {
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(threads);
-  cfg.stream = s;
-  cfg.attrs = &early;
-  cfg.numAttrs = 1;
-  check(cudaLaunchKernelEx(&cfg, kernel, args...), "cudaLaunchKernelEx");
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), unsigned blocks, unsigned threads, cudaStream_t s, Args... args) {
+  vt::cuda::bench::launch_early(kTool, kernel, dim3(blocks), dim3(threads), s, args...);
 }
 
 // The median time of one call, `node(i)` enqueuing the call on copy i, by graph replay.
 template <class Node>
 double graph_us_per_call(int copies, Node node, cudaStream_t s) {
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-  for (int i = 0; i < copies; ++i) node(i);
-  check(cudaStreamEndCapture(s, &g), "cudaStreamEndCapture");
-  check(cudaGraphInstantiate(&ge, g, 0), "cudaGraphInstantiate");
-  constexpr int kReplays = 20;
-  const double us = vt::cuda::bench::median_us_per_launch(kTool, kReplays * copies, 5, 21, s, [&] {
-    for (int r = 0; r < kReplays; ++r) check(cudaGraphLaunch(ge, s), "cudaGraphLaunch");
-  });
-  check(cudaGraphExecDestroy(ge), "cudaGraphExecDestroy");
-  check(cudaGraphDestroy(g), "cudaGraphDestroy");
-  return us;
+  return vt::cuda::bench::graph_us_per_node(kTool, copies, 20, 5, 21, s, node);
 }
 
 struct Run {
@@ -142,15 +115,8 @@ struct Run {
   double copy_gbs = 0;
   int failures = 0;
   cudaStream_t s{};
-  uint32_t* poison_count = nullptr;
+  unsigned long long* poison_count = nullptr;
 };
-
-__global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t n, uint32_t* count) {
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const uint4 x = a[i], y = b[i];
-    if (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w) atomicAdd(count, 1u);
-  }
-}
 
 void print_row(const Run& r, const Case& c, const char* kind, int threads, int words, int64_t blocks, double us, const char* output) {
   std::printf("%-13s %-8s %7d %5d %7lld", c.name, kind, threads, words, static_cast<long long>(blocks));
@@ -198,8 +164,8 @@ void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
     check(cudaMemsetAsync(b.dst[0], 0xa5, static_cast<size_t>(b.words) * 16, r.s), "cudaMemsetAsync");
     node(0);
     check(cudaMemsetAsync(r.poison_count, 0, sizeof *r.poison_count, r.s), "cudaMemsetAsync");
-    count_mismatches_kernel<<<264, 256, 0, r.s>>>(b.src[0], b.dst[0], b.words, r.poison_count);
-    uint32_t bad = 0;
+    vt::cuda::bench::count_mismatches_kernel<<<264, 256, 0, r.s>>>(b.src[0], b.dst[0], b.words, r.poison_count);
+    unsigned long long bad = 0;
     check(cudaMemcpyAsync(&bad, r.poison_count, sizeof bad, cudaMemcpyDeviceToHost, r.s), "cudaMemcpyAsync");
     check(cudaStreamSynchronize(r.s), "cudaStreamSynchronize");
     if (bad) ++r.failures;

@@ -208,15 +208,6 @@ __global__ void flat_copy_kernel(const uint4* __restrict__ src, uint4* __restric
     dst[i] = __ldg(src + i);
 }
 
-__global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t n, unsigned long long* count) {
-  unsigned long long local = 0;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const uint4 x = a[i], y = b[i];
-    local += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
-  }
-  if (local) atomicAdd(count, local);
-}
-
 constexpr const char* kTool = "cuda_strip_copy";
 void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
 
@@ -262,7 +253,7 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
   launch();
   check(cudaGetLastError(), "launch");
   check(cudaMemset(r.count, 0, sizeof *r.count), "cudaMemset");
-  count_mismatches_kernel<<<1024, 256>>>(r.src, r.dst, r.words16, r.count);
+  vt::cuda::bench::count_mismatches_kernel<<<1024, 256>>>(r.src, r.dst, r.words16, r.count);
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
