@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "../kernels/early_start.hpp"
+
 namespace vt::cuda::bench {
 
 // On an error, says which call failed and exits: 77 (skipped) where there is no driver, only
@@ -68,29 +70,14 @@ inline double copy_bandwidth_gbs(const char* tool, cudaStream_t s) {
   return 2.0 * static_cast<double>(big) / (us * 1e-6) / 1e9;
 }
 
-// The start of every backend kernel (after_prior_grids, kernels/common.cuh), for the benches'
-// kernels that stand in for them: under the early start (launch_early) a kernel may be
-// scheduled while the one before it drains, and waits here until that one has finished.
-__device__ __forceinline__ void after_prior_grids() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
+using kern::after_prior_grids;  // the start of every backend kernel, for the kernels that stand in for them
 
 // kernel<<<grid, block, 0, s>>>(args...) with the early start the backend uses on sm_90
-// (programmatic stream serialization, kern::launch_kernel in kernels/launch.hpp).
+// (kern::launch_kernel in kernels/launch.hpp).
 template <class... Params, class... Args>
 void launch_early(const char* tool, void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t s, Args... args) {
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.stream = s;
-  cfg.attrs = &early;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute early;
+  const cudaLaunchConfig_t cfg = kern::launch_config(grid, block, 0, s, true, &early);
   check(tool, cudaLaunchKernelEx(&cfg, kernel, args...), "cudaLaunchKernelEx");
 }
 

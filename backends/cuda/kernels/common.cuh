@@ -14,6 +14,7 @@
 #include "vt/ops/portable_math.h"
 #include "vt/plugin_abi.h"
 #include "bulk_copy.cuh"
+#include "early_start.hpp"  // after_prior_grids, every kernel's first statement
 #include "word.cuh"
 
 namespace vt::cuda::kern {
@@ -25,17 +26,6 @@ using vt::math::f32_to_f16;
 // Widening f16 is exact: the hardware conversion gives the reference's value (a NaN's payload
 // may differ, which parity.md leaves unspecified).
 __device__ __forceinline__ float f16_to_f32(uint16_t h) { return __half2float(__ushort_as_half(h)); }
-
-// The first statement of every kernel (launch.hpp's Stream::early): lets the next kernel in
-// the stream be scheduled, then waits until every grid before this one has finished and its
-// writes are visible. Launched without the early start, both return at once; before sm_90
-// they are left out (the early start needs sm_90).
-__device__ __forceinline__ void after_prior_grids() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
 
 // Element types known at compile time, for the hot loads and stores.
 enum class Elem { f32 = VT_DTYPE_F32, f16 = VT_DTYPE_F16, bf16 = VT_DTYPE_BF16 };

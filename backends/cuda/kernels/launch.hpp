@@ -7,13 +7,14 @@
 
 #include "vt/ops/gdn_args.h"
 #include "vt/ops/launch_geometry.hpp"
+#include "early_start.hpp"
 
 namespace vt::cuda::kern {
 
 // Where the kernels of a call go. early: each kernel may be scheduled while the kernel before
 // it in the stream drains (programmatic dependent launch, sm_90), so its launch and its
 // blocks' start overlap that kernel's last wave; every kernel here waits for the grids before
-// it to finish and flush before it touches memory (after_prior_grids, common.cuh), so the
+// it to finish and flush before it touches memory (after_prior_grids, early_start.hpp), so the
 // order of results is the stream's.
 struct Stream {
   cudaStream_t stream;
@@ -25,16 +26,8 @@ struct Stream {
 // thread's last error.
 template <class... Params, class... Args>
 void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shared, const Stream& s, Args&&... args) {
-  cudaLaunchAttribute early{};
-  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  early.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = shared;
-  cfg.stream = s.stream;
-  cfg.attrs = s.early ? &early : nullptr;
-  cfg.numAttrs = s.early ? 1 : 0;
+  cudaLaunchAttribute early;
+  const cudaLaunchConfig_t cfg = launch_config(grid, block, shared, s.stream, s.early, &early);
   static_cast<void>(cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...));
 }
 
