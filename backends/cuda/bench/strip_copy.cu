@@ -16,7 +16,16 @@
 // byte against its input, written over poison. The copy counts 2 x the array's bytes, as
 // vt-bench's 1 GiB reference copy (100%) does.
 //
+// The `seqs` rows copy the 256 short sequences' pattern instead (vt-bench's
+// conv_fwd/C8192/N256xL8-64): sequence lengths drawn from 8..64 (a fixed draw of their own,
+// not vt-bench's), the rows packed one sequence after another, and a program for each
+// (strip, sequence). A program reads its sequence's bounds and its slot (a shuffled table),
+// then copies its rows of the strip and its slot's state for the strip's channels (f32, K - 1
+// = 3 columns of each 16-bit channel: 6 bytes of state a byte of lane) from one state array
+// to another: the bytes vt-bench counts for that case, each read and written once.
+//
 // Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]
+// (a `seqs` row's chunk is 0: its programs are its sequences)
 // --check-only runs each configuration once on a small array and times nothing (the ctest).
 // --only runs the one configuration whose row has KEY's fields (kind, chunk, threads, lane,
 // depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first launch is
@@ -29,6 +38,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../kernels/bulk_copy.cuh"
@@ -146,6 +156,45 @@ __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
   for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
 }
 
+// The short sequences' pattern: program (strip x, sequence y) copies rows [qsl[y],
+// qsl[y + 1]) of its strip as the batched walk does, and slot slots[y]'s state for the
+// strip's channels, StateBytes a thread, moved as 8-byte words. The bounds and the slot load
+// together; the state's loads wait for the slot, the rows' for the bounds, and the state is
+// stored after the rows, as the conv rolls it after its tokens.
+struct Sequences {
+  const int32_t* qsl;    // [n + 1] row offsets
+  const int32_t* slots;  // [n] a permutation of 0..n-1
+  const char* state_src;
+  char* state_dst;
+  int64_t state_row_bytes;  // one slot's state
+};
+
+template <int LaneBytes, int Depth>
+__global__ void __launch_bounds__(kThreads) sequence_copy_kernel(const Shape s, const Sequences q) {
+  using L = typename Word<LaneBytes>::type;
+  constexpr int kStateWords = 6 * LaneBytes / 8;  // 3 f32 columns of LaneBytes / 2 channels
+  const int64_t n = blockIdx.y;
+  const int64_t first = __ldg(q.qsl + n), last = __ldg(q.qsl + n + 1), slot = __ldg(q.slots + n);
+  const int64_t col = (static_cast<int64_t>(blockIdx.x) * kThreads + threadIdx.x) * LaneBytes;
+  const int64_t state_col = col / LaneBytes * (kStateWords * 8);
+  const uint2* st_src = reinterpret_cast<const uint2*>(q.state_src + slot * q.state_row_bytes + state_col);
+  uint2 st[kStateWords];
+#pragma unroll
+  for (int u = 0; u < kStateWords; ++u) st[u] = __ldg(st_src + u);
+  const char* src = s.src + col;
+  char* dst = s.dst + col;
+  int64_t t = first;
+  for (; t + Depth <= last; t += Depth) {
+    L v[Depth];
+    load_batch(v, src + t * s.row_bytes, s.row_bytes);
+    store_batch(dst + t * s.row_bytes, s.row_bytes, v, s.zero);
+  }
+  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
+  uint2* st_dst = reinterpret_cast<uint2*>(q.state_dst + slot * q.state_row_bytes + state_col);
+#pragma unroll
+  for (int u = 0; u < kStateWords; ++u) st_dst[u] = st[u];
+}
+
 // Bulk copies: warp 0 fills `stages` buffers of Depth rows of the block's strip (one row a
 // lane), each completing on its own mbarrier; every thread stores its lane of each row from
 // shared memory, and a buffer is refilled once the whole block is past it.
@@ -238,10 +287,19 @@ struct Run {
   int64_t words16 = 0;  // the array in 16-byte words
 };
 
-// One configuration: poison, one launch, the byte check, then (unless check_only) the timing.
+// An array a configuration copies: n 16-byte words from src to dst.
+struct Copied {
+  const uint4* src;
+  uint4* dst;
+  int64_t words;
+};
+
+// One configuration: its arrays' destinations poisoned, one launch, the byte check, then
+// (unless check_only) the timing. By default the array is the strip array.
 template <class Launch>
 void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks,
-             int blocks_per_sm, int regs, Launch launch) {
+             int blocks_per_sm, int regs, Launch launch, std::vector<Copied> arrays = {}) {
+  if (arrays.empty()) arrays.push_back(Copied{r.src, r.dst, r.words16});
   if (!r.only.empty()) {
     const std::string key = std::string(kind) + "/" + std::to_string(chunk) + "/" + std::to_string(threads) + "/" +
                             std::to_string(lane) + "/" + std::to_string(depth) + "/" + std::to_string(stages) + "/" +
@@ -249,11 +307,15 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
     if (key != r.only) return;
     ++r.matched;
   }
-  check(cudaMemset(r.dst, 0xa5, static_cast<size_t>(r.words16) * 16), "cudaMemset");
+  int64_t words = 0;
+  for (const Copied& a : arrays) {
+    check(cudaMemset(a.dst, 0xa5, static_cast<size_t>(a.words) * 16), "cudaMemset");
+    words += a.words;
+  }
   launch();
   check(cudaGetLastError(), "launch");
   check(cudaMemset(r.count, 0, sizeof *r.count), "cudaMemset");
-  vt::cuda::bench::count_mismatches_kernel<<<1024, 256>>>(r.src, r.dst, r.words16, r.count);
+  for (const Copied& a : arrays) vt::cuda::bench::count_mismatches_kernel<<<1024, 256>>>(a.src, a.dst, a.words, r.count);
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
@@ -263,7 +325,7 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
     std::printf(" %10s %8s %7s  %s\n", "-", "-", "-", bad ? "MISMATCH" : "exact");
   } else {
     const double us = median_us(r.launches, launch);
-    const double gbs = 2.0 * static_cast<double>(r.words16) * 16 / (us * 1e-6) / 1e9;
+    const double gbs = 2.0 * static_cast<double>(words) * 16 / (us * 1e-6) / 1e9;
     std::printf(" %10.2f %8.1f %6.1f%%  exact\n", us, gbs, 100.0 * gbs / r.copy_gbs);
   }
   std::fflush(stdout);
@@ -318,6 +380,63 @@ void staged_configs(Run& r, const Device& d) {
     measure(r, "staged", static_cast<int>(r.shape.chunk), kThreads, LaneBytes, Depth, stages, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
   }
+}
+
+// The short sequences (the `seqs` rows): lengths from [8, 64] drawn with a fixed
+// generator, as many sequences as fit the array, up to 256, and their slots shuffled.
+struct SequenceSet {
+  Sequences dev{};
+  int64_t count = 0, rows = 0;  // sequences, and the rows they cover
+};
+
+SequenceSet make_sequences(const Run& r) {
+  SequenceSet q;
+  uint64_t state = 7;
+  auto next = [&state](uint64_t bound) {  // an LCG's high bits, below bound
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  std::vector<int32_t> qsl{0};
+  while (qsl.size() <= 256) {
+    const int64_t len = 8 + static_cast<int64_t>(next(57));
+    if (qsl.back() + len > r.shape.rows) break;
+    qsl.push_back(static_cast<int32_t>(qsl.back() + len));
+  }
+  q.count = static_cast<int64_t>(qsl.size()) - 1;
+  q.rows = qsl.back();
+  std::vector<int32_t> slots(static_cast<size_t>(q.count));
+  for (int64_t i = 0; i < q.count; ++i) slots[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+  for (int64_t i = q.count - 1; i > 0; --i) std::swap(slots[static_cast<size_t>(i)], slots[next(static_cast<uint64_t>(i) + 1)]);
+  q.dev.state_row_bytes = r.shape.row_bytes * 6;
+  const size_t state_bytes = static_cast<size_t>(q.count * q.dev.state_row_bytes);
+  int32_t *dq = nullptr, *ds = nullptr;
+  char *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&dq, qsl.size() * sizeof(int32_t)), "cudaMalloc");
+  check(cudaMalloc(&ds, std::max<size_t>(slots.size(), 1) * sizeof(int32_t)), "cudaMalloc");
+  check(cudaMalloc(&src, std::max<size_t>(state_bytes, 16)), "cudaMalloc");
+  check(cudaMalloc(&dst, std::max<size_t>(state_bytes, 16)), "cudaMalloc");
+  check(cudaMemcpy(dq, qsl.data(), qsl.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+  check(cudaMemcpy(ds, slots.data(), slots.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+  vt::cuda::bench::fill_words_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(src), static_cast<int64_t>(state_bytes / 4), 0x51a7e);
+  check(cudaDeviceSynchronize(), "fill");
+  q.dev = Sequences{dq, ds, src, dst, q.dev.state_row_bytes};
+  return q;
+}
+
+template <int LaneBytes, int Depth>
+void sequence_configs(Run& r, const SequenceSet& q) {
+  if (q.count == 0) return;
+  auto kernel = sequence_copy_kernel<LaneBytes, Depth>;
+  cudaFuncAttributes fa{};
+  check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
+  int resident = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, 0), "occupancy");
+  const dim3 grid(static_cast<unsigned>(r.shape.row_bytes / (kThreads * LaneBytes)), static_cast<unsigned>(q.count));
+  const int64_t x_words = q.rows * r.shape.row_bytes / 16, state_words = q.count * q.dev.state_row_bytes / 16;
+  measure(r, "seqs", 0, kThreads, LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
+          [&] { kernel<<<grid, kThreads>>>(r.shape, q.dev); },
+          {Copied{r.src, r.dst, x_words},
+           Copied{reinterpret_cast<const uint4*>(q.dev.state_src), reinterpret_cast<uint4*>(q.dev.state_dst), state_words}});
 }
 
 int64_t parse_int(const char* flag, const char* v) {
@@ -411,6 +530,16 @@ int main(int argc, char** argv) {
       staged_configs<16, 16>(r, d);
     }
   }
+  // The 256 short sequences, with the conv's lanes and depth and the wider ones.
+  const SequenceSet seqs = make_sequences(r);
+  if (!r.check_only)
+    std::printf("seqs: %lld sequences of 8..64 rows, %lld rows; state %lld bytes a slot\n", static_cast<long long>(seqs.count),
+                static_cast<long long>(seqs.rows), static_cast<long long>(seqs.dev.state_row_bytes));
+  sequence_configs<4, 8>(r, seqs);
+  sequence_configs<4, 16>(r, seqs);
+  sequence_configs<8, 8>(r, seqs);
+  sequence_configs<16, 4>(r, seqs);
+  sequence_configs<16, 8>(r, seqs);
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
   if (!r.only.empty() && r.matched == 0) {
