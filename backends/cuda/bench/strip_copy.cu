@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
 
 // The short sequences' pattern: program (strip x, sequence y) copies rows [qsl[y],
 // qsl[y + 1]) of its strip as the batched walk does, and slot slots[y]'s state for the
-// strip's channels, StateBytes a thread, moved as 8-byte words. The bounds and the slot load
+// strip's channels, kStateWords 8-byte words a thread. The bounds and the slot load
 // together; the state's loads wait for the slot, the rows' for the bounds, and the state is
 // stored after the rows, as the conv rolls it after its tokens.
 struct Sequences {
