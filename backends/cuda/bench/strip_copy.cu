@@ -407,8 +407,8 @@ SequenceSet make_sequences(const Run& r) {
   std::vector<int32_t> slots(static_cast<size_t>(q.count));
   for (int64_t i = 0; i < q.count; ++i) slots[static_cast<size_t>(i)] = static_cast<int32_t>(i);
   for (int64_t i = q.count - 1; i > 0; --i) std::swap(slots[static_cast<size_t>(i)], slots[next(static_cast<uint64_t>(i) + 1)]);
-  q.dev.state_row_bytes = r.shape.row_bytes * 6;
-  const size_t state_bytes = static_cast<size_t>(q.count * q.dev.state_row_bytes);
+  const int64_t state_row_bytes = r.shape.row_bytes * 6;
+  const size_t state_bytes = static_cast<size_t>(q.count * state_row_bytes);
   int32_t *dq = nullptr, *ds = nullptr;
   char *src = nullptr, *dst = nullptr;
   check(cudaMalloc(&dq, qsl.size() * sizeof(int32_t)), "cudaMalloc");
@@ -419,7 +419,7 @@ SequenceSet make_sequences(const Run& r) {
   check(cudaMemcpy(ds, slots.data(), slots.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   vt::cuda::bench::fill_words_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(src), static_cast<int64_t>(state_bytes / 4), 0x51a7e);
   check(cudaDeviceSynchronize(), "fill");
-  q.dev = Sequences{dq, ds, src, dst, q.dev.state_row_bytes};
+  q.dev = Sequences{dq, ds, src, dst, state_row_bytes};
   return q;
 }
 
