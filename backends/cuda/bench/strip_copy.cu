@@ -24,8 +24,9 @@
 // = 3 columns of each 16-bit channel: 6 bytes of state a byte of lane) from one state array
 // to another: the bytes vt-bench counts for that case, each read and written once.
 //
-// Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]
+// Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]
 // (a `seqs` row's chunk is 0: its programs are its sequences)
+// --kind runs only the rows of one kind (memcpy, flat, batched, piped, rolling, staged, seqs).
 // --check-only runs each configuration once on a small array and times nothing (the ctest).
 // --only runs the one configuration whose row has KEY's fields (kind, chunk, threads, lane,
 // depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first launch is
@@ -276,6 +277,7 @@ double median_us(int launches, Body body) {
 struct Run {
   bool check_only = false;
   std::string only;  // a configuration's key, or empty for all
+  std::string kind;  // a kind of row, or empty for all
   int matched = 0;
   int launches = 10;
   double copy_gbs = 0;  // the 1 GiB copy, as vt-bench measures it
@@ -300,13 +302,14 @@ template <class Launch>
 void measure(Run& r, const char* kind, int chunk, int threads, int lane, int depth, int stages, int64_t blocks,
              int blocks_per_sm, int regs, Launch launch, std::vector<Copied> arrays = {}) {
   if (arrays.empty()) arrays.push_back(Copied{r.src, r.dst, r.words16});
+  if (!r.kind.empty() && r.kind != kind) return;
   if (!r.only.empty()) {
     const std::string key = std::string(kind) + "/" + std::to_string(chunk) + "/" + std::to_string(threads) + "/" +
                             std::to_string(lane) + "/" + std::to_string(depth) + "/" + std::to_string(stages) + "/" +
                             std::to_string(blocks_per_sm);
     if (key != r.only) return;
-    ++r.matched;
   }
+  ++r.matched;
   int64_t words = 0;
   for (const Copied& a : arrays) {
     check(cudaMemset(a.dst, 0xa5, static_cast<size_t>(a.words) * 16), "cudaMemset");
@@ -460,8 +463,9 @@ int main(int argc, char** argv) {
     else if (a == "--row-bytes") row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
     else if (a == "--check-only") r.check_only = true;
     else if (a == "--only" && i + 1 < argc) r.only = argv[++i];
+    else if (a == "--kind" && i + 1 < argc) r.kind = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY]\n");
+      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]\n");
       return 2;
     }
   }
@@ -542,8 +546,8 @@ int main(int argc, char** argv) {
   sequence_configs<16, 8>(r, seqs);
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   if (r.failures) std::printf("%d configuration(s) did not copy exactly\n", r.failures);
-  if (!r.only.empty() && r.matched == 0) {
-    std::fprintf(stderr, "cuda_strip_copy: no configuration is %s\n", r.only.c_str());
+  if ((!r.only.empty() || !r.kind.empty()) && r.matched == 0) {
+    std::fprintf(stderr, "cuda_strip_copy: no configuration is %s\n", (r.only.empty() ? r.kind : r.only).c_str());
     return 2;
   }
   return r.failures ? 1 : 0;
