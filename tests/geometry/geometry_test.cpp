@@ -180,8 +180,9 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 
 // Where x goes through shared memory by bulk copies: the two-channel tile's SiLU packets on a
 // device with the copy engine and 16-byte rows, by default only for 128-token programs over
-// sequences of kStageXMinSequence tokens on average and at least kStageXMinBlocks blocks;
-// VT_CONV_STAGE_X forces it on or off.
+// sequences of at least kStageXMinSequence or at most kStageWholeRows tokens on average
+// (those a whole program at a time) and at least kStageXMinBlocks blocks; VT_CONV_STAGE_X
+// forces it on or off.
 TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   auto s = all_kernels_shape(16384, 8192, 1);
   geo::ConvSwitches sw;  // the defaults: no plan followed, the two-channel tile
@@ -190,13 +191,31 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   EXPECT_EQ(g.chunk, 128);
   EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1));
   EXPECT_TRUE(g.stage_x);
+  EXPECT_FALSE(g.stage_whole);
 
   auto many = s;  // 256 sequences of 64 tokens on average: as many blocks, short programs
   many.seqs = 256;
   EXPECT_EQ(geo::conv_fwd_geometry(many, sw).chunk, 128);
+  EXPECT_TRUE(geo::conv_fwd_geometry(many, sw).stage_x);
+  EXPECT_TRUE(geo::conv_fwd_geometry(many, sw).stage_whole);
+  many.seqs = 255;  // just over 64 on average: neither short nor long
   EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_x);
+  EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_whole);
   many.seqs = 16;  // 1024 on average
   EXPECT_TRUE(geo::conv_fwd_geometry(many, sw).stage_x);
+  EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_whole);
+  auto small = s;  // 16 sequences of 32 tokens on average: 32 x (4 + 16) blocks, too few
+  small.tokens = 512;
+  small.seqs = 16;
+  EXPECT_FALSE(geo::conv_fwd_geometry(small, sw).stage_x);
+  EXPECT_FALSE(geo::conv_fwd_geometry(small, sw).stage_whole);
+  sw.stage_x = 1;  // forced: whole programs, as long as the mapping allows
+  EXPECT_TRUE(geo::conv_fwd_geometry(small, sw).stage_whole);
+  EXPECT_EQ(geo::conv_fwd_geometry(small, sw).chunk, 128);
+  sw.stage_x = 0;
+  EXPECT_FALSE(geo::conv_fwd_geometry(many, sw).stage_x);
+  EXPECT_FALSE(geo::conv_fwd_geometry(small, sw).stage_whole);
+  sw.stage_x = -1;
   auto few = s;  // 4096 tokens: 32 x 33 blocks, under the threshold
   few.tokens = 4096;
   EXPECT_FALSE(geo::conv_fwd_geometry(few, sw).stage_x);
@@ -213,6 +232,7 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   sw.stage_x = 1;  // forced: wherever it can, with the longest programs
   g = geo::conv_fwd_geometry(few, sw);
   EXPECT_TRUE(g.stage_x);
+  EXPECT_FALSE(g.stage_whole);  // one sequence of 1024 tokens
   EXPECT_EQ(g.chunk, 128);
   EXPECT_EQ(g.grid_y, 1024 / 128 + 1);
   few.tokens = 128;  // 4-token programs by default, 128 when forced
@@ -232,6 +252,9 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
     no_engine.bulk_copies = false;  // before sm_90, and every other backend
     no_engine.tokens = 1024;
     EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, sw).stage_x);
+    no_engine.seqs = 256;  // short sequences
+    EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, sw).stage_whole);
+    no_engine.seqs = 1;
     EXPECT_EQ(geo::conv_fwd_geometry(no_engine, sw).chunk, 32);  // the mapping as without the switch
     auto unaligned = s;
     unaligned.x_vector_aligned = false;

@@ -207,6 +207,78 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 }
 #endif
 
+#if __CUDA_ARCH__ >= 900
+// A short program's x whole in shared memory: pieces of up to kWholeRows rows of the block's
+// 256 channels, each row one bulk copy issued by thread `row`, all at once, so that a short
+// program waits for memory once instead of once a batch. The first piece is issued as soon
+// as the segment is known, before the old state is read (whole_start); whole_sweep waits for
+// it and takes the rest piece by piece.
+inline constexpr int kWholeRows = static_cast<int>(geo::kStageWholeRows);
+struct WholeBuffer {
+  uint32_t* xs;
+  uint64_t* full;
+};
+__device__ __forceinline__ WholeBuffer whole_buffer() {
+  __shared__ alignas(128) uint32_t xs[kWholeRows * geo::kBlockThreads];
+  __shared__ uint64_t full;
+  return {xs, &full};
+}
+__device__ __forceinline__ int64_t whole_rows(const Segment& s, int64_t t) {
+  return s.last - t < kWholeRows ? s.last - t : kWholeRows;
+}
+template <class Pk>
+__device__ __forceinline__ void whole_issue(const ConvFwdParams& p, const Segment& s, int64_t t) {
+  constexpr uint32_t kRowBytes = geo::kBlockThreads * sizeof(Pk);
+  const WholeBuffer b = whole_buffer();
+  const int64_t rows = whole_rows(s, t);
+  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * (2 * geo::kBlockThreads) * int64_t{sizeof(typename Pk::raw)};
+  if (threadIdx.x == 0) mbar_expect_bytes(b.full, static_cast<uint32_t>(rows) * kRowBytes);
+  if (threadIdx.x < rows) bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes, b.full);
+}
+// Block-uniform: false (nothing issued) where the block reaches past C.
+template <class Pk>
+__device__ __forceinline__ bool whole_start(const ConvFwdParams& p, const Segment& s) {
+  if ((channel_block() + 1) * (2 * geo::kBlockThreads) > p.C) return false;
+  const WholeBuffer b = whole_buffer();
+  if (threadIdx.x == 0) {
+    mbar_init(b.full, 1);
+    mbar_init_fence();
+  }
+  __syncthreads();
+  whole_issue<Pk>(p, s, s.first);
+  return true;
+}
+template <class Pk, class Step>
+__device__ __forceinline__ int64_t whole_sweep(const ConvFwdParams& p, const Segment& s, int64_t t, const Step& step) {
+  constexpr int kBatch = 8;
+  const WholeBuffer b = whole_buffer();
+  const uint32_t* const src = b.xs + threadIdx.x;
+  for (uint32_t phase = 0; t < s.last; phase ^= 1u) {
+    const int64_t rows = whole_rows(s, t);
+    mbar_wait(b.full, phase);
+    int64_t u0 = 0;
+    for (; u0 + kBatch <= rows; u0 += kBatch) {
+      Pk in[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) memcpy(&in[u], src + (u0 + u) * geo::kBlockThreads, sizeof(Pk));
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) step(in[u], t + u0 + u, std::true_type{}, std::true_type{});
+    }
+    for (; u0 < rows; ++u0) {
+      Pk in;
+      memcpy(&in, src + u0 * geo::kBlockThreads, sizeof(Pk));
+      step(in, t + u0, std::true_type{}, std::true_type{});
+    }
+    t += rows;
+    if (t < s.last) {
+      __syncthreads();  // every thread has read the piece before the next overwrites it
+      whole_issue<Pk>(p, s, t);
+    }
+  }
+  return t;
+}
+#endif
+
 // Register window: Vec channels per thread, the K-1 previous inputs in registers, and a batch
 // of tokens' loads issued before any of them is used, so each thread keeps several loads in
 // flight. Serves reg_window (Vec = 16 bytes of x, or 1), channel_tile1 (K = 4, Vec = 1) and
@@ -223,7 +295,9 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
 // instantiation so that the other kernels keep their registers (the staged code made ptxas
 // spill the weights around every loop).
 // WarpSearch: a program finds its sequence by sequence_of_program_warp (conv_fwd_warp_search).
-template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false, bool WarpSearch = false>
+// Whole (with StageX, Vec = 2): x a whole program at a time instead (whole_start, whole_sweep;
+// geo::conv_fwd_stages_whole), 80 registers and 6 blocks as StageX, 36 KiB of shared memory.
+template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false, bool WarpSearch = false, bool Whole = false>
 __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
   after_prior_grids();
   constexpr int W = K - 1;
@@ -260,6 +334,10 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
   }
   Segment s;
   if (!find_segment<WarpSearch>(p, program_index(), &s) || !live) return;
+  [[maybe_unused]] bool whole = false;  // x of this program is on its way to shared memory (Whole)
+#if __CUDA_ARCH__ >= 900
+  if constexpr (Whole && Vec == 2) whole = whole_start<Pk>(p, s);
+#endif
   // Widened only now: a register fence (an empty asm that claims to change the bits) keeps
   // ptxas from widening them, and so waiting for them, before the segment's loads are out.
   fence_bits(wbits);
@@ -367,7 +445,11 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
       // Batches of kBatch, then of 4 (short sequences are mostly rest), then single tokens.
       int64_t t = s.first;
 #if __CUDA_ARCH__ >= 900
-      if constexpr (StageX && Vec == 2) t = staged_sweep<Pk>(p, s, t, lane, step);
+      if constexpr (Whole && Vec == 2) {
+        if (whole) t = whole_sweep<Pk>(p, s, t, step);
+      } else if constexpr (StageX && Vec == 2) {
+        t = staged_sweep<Pk>(p, s, t, lane, step);
+      }
 #endif
       auto sweep = [&](auto batch) {
         constexpr int n = decltype(batch)::value;
@@ -655,7 +737,10 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
         return;
       }
       const bool warp = conv_fwd_warp_search(p);
-      if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
+      if (g.stage_whole && dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, true, true>, grid, block, 0, s, p);
+      else if (g.stage_whole && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, false, true>, grid, block, 0, s, p);
+      else if (g.stage_whole) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true, false, true>, grid, block, 0, s, p);
+      else if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
       else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
       else if (dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
       else if (dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);

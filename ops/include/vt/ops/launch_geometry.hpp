@@ -109,6 +109,7 @@ struct ConvFwdGeometry {
   int64_t grid_x = 0, grid_y = 0;  // channel groups, programs along tokens
   int64_t shared_bytes = 0;        // the tiled variant's staging buffer
   bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
+  bool stage_whole = false;        // ... a whole short program at a time (conv_fwd_stages_whole)
   bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
 };
 
@@ -149,23 +150,36 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // register loop: 1.01 to 1.036 at T = 16384 (4128 and 6192 blocks, fourteenth session); 1.087
 // at T = 8192 (2080 blocks, twentieth; 0.986 in the fourteenth, before the staged kernel's
 // later changes); 1.10 to 1.11 at C = 6144, T = 16384 (3096 blocks, twenty-first); forced
-// where the rule keeps it off, 0.82 on 256 short sequences and 0.56 at T = 1024 (288 blocks,
-// twentieth). No count under 2048 was timed (T = 4096 at C = 8192: 1056 blocks). The kernel
-// stages a program of at least one stage's tokens whose block lies inside C; the rest of it,
-// and every other program, goes as before.
+// where the rule keeps it off, 0.82 on 256 short sequences (before the whole programs below)
+// and 0.56 at T = 1024 (288 blocks, twentieth). No count under 2048 was timed (T = 4096 at
+// C = 8192: 1056 blocks). The kernel stages a program of at least one stage's tokens whose
+// block lies inside C; the rest of it, and every other program, goes as before.
 // VT_CONV_STAGE_X=1 stages wherever it can, with the longest programs the mapping allows (the
 // most stages a program).
+// Where sequences average at most kStageWholeRows tokens, the stage is a whole program instead
+// (one longer than kStageWholeRows rows in pieces of that many), whatever its length, where
+// its block lies inside C: every row's copy is issued at once, as soon as the program knows its
+// rows, so a short program waits for memory once rather than once a batch of 8 tokens (and
+// its old state's load waits beside them). By default too where the launch has kStageXMinBlocks
+// blocks: 1.09 to 1.10 times as fast as the register loop on 256 short sequences on the H200
+// (docs/benchmarks.md, twenty-fifth session); smaller launches of short sequences were not
+// timed.
 inline constexpr int64_t kStageXTokens = 16;
 inline constexpr int64_t kStageXMinChunk = 128;
 inline constexpr int64_t kStageXMinSequence = 1024;
 inline constexpr int64_t kStageXMinBlocks = 2048;
+inline constexpr int64_t kStageWholeRows = 64;
 constexpr bool conv_fwd_can_stage_x(const ConvFwdShape& s, const ConvFwdGeometry& g) {
   return g.variant == ConvFwdVariant::channel_tile2 && g.vector_store && s.silu && s.bulk_copies && s.x_vector_aligned;
 }
 constexpr bool conv_fwd_stages_x(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
   if (!conv_fwd_can_stage_x(s, g) || g.chunk < kStageXTokens) return false;
   if (sw.stage_x >= 0) return sw.stage_x == 1;
-  return g.chunk >= kStageXMinChunk && s.tokens >= s.seqs * kStageXMinSequence && g.grid_x * g.grid_y >= kStageXMinBlocks;
+  const bool long_or_short = s.tokens >= s.seqs * kStageXMinSequence || s.tokens <= s.seqs * kStageWholeRows;
+  return g.chunk >= kStageXMinChunk && long_or_short && g.grid_x * g.grid_y >= kStageXMinBlocks;
+}
+constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometry& g) {
+  return g.stage_x && s.tokens <= s.seqs * kStageWholeRows;
 }
 
 // A call of one sequence in programs of at most kOneSequenceMaxChunk tokens (a short prompt)
@@ -212,6 +226,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
   g.stage_x = conv_fwd_stages_x(s, sw, g);
+  g.stage_whole = conv_fwd_stages_whole(s, g);
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
