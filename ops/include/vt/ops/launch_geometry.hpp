@@ -161,7 +161,7 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // its block lies inside C: every row's copy is issued at once, as soon as the program knows its
 // rows, so a short program waits for memory once rather than once a batch of 8 tokens (and
 // its old state's load waits beside them). By default too where the launch has kStageXMinBlocks
-// blocks: 1.09 to 1.10 times as fast as the register loop on 256 short sequences on the H200
+// blocks: 1.07 to 1.10 times as fast as the register loop on 256 short sequences on the H200
 // (docs/benchmarks.md, twenty-fifth session); smaller launches of short sequences were not
 // timed.
 inline constexpr int64_t kStageXTokens = 16;
