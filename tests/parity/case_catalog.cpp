@@ -182,9 +182,10 @@ void conv_fwd_cases(Catalog& c) {
     p.lengths = {300, 131, 7};
   });
   // CUDA's whole short programs (the arms test's VT_CONV_STAGE_X=1 arm, where sequences
-  // average at most 64 tokens): two whole channel blocks and a partial one; a 150-token sequence whose first
-  // 128-token program takes two 64-row pieces and whose second reads its context from x; a
-  // program of exactly 64 rows, programs of one row, an empty sequence, a padded one.
+  // average at most 64 tokens): two whole channel blocks and a partial one; a 150-token
+  // sequence whose first 128-token program takes two 64-row pieces and whose second reads
+  // its context from x; a program of exactly 64 rows, programs of one row, an empty
+  // sequence, a padded one.
   c.add<ConvFwdParams>("fwd_whole_x", [](ConvFwdParams& p) {
     p.channels = 520;
     p.x = p.weight = p.out = DType::bf16;

@@ -228,12 +228,14 @@ __device__ __forceinline__ int64_t whole_rows(const Segment& s, int64_t t) {
 }
 template <class Pk>
 __device__ __forceinline__ void whole_issue(const ConvFwdParams& p, const Segment& s, int64_t t) {
+  static_assert(sizeof(Pk) == 2 * sizeof(typename Pk::raw), "two channels a thread, a row 2 * kBlockThreads channels");
   constexpr uint32_t kRowBytes = geo::kBlockThreads * sizeof(Pk);
   const WholeBuffer b = whole_buffer();
   const int64_t rows = whole_rows(s, t);
-  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * (2 * geo::kBlockThreads) * int64_t{sizeof(typename Pk::raw)};
+  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * int64_t{kRowBytes};
   if (threadIdx.x == 0) mbar_expect_bytes(b.full, static_cast<uint32_t>(rows) * kRowBytes);
-  if (threadIdx.x < rows) bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes, b.full);
+  if (threadIdx.x < rows)
+    bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes, b.full);
 }
 // Block-uniform: false (nothing issued) where the block reaches past C.
 template <class Pk>
@@ -737,9 +739,12 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
         return;
       }
       const bool warp = conv_fwd_warp_search(p);
-      if (g.stage_whole && dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, true, true>, grid, block, 0, s, p);
-      else if (g.stage_whole && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, false, true>, grid, block, 0, s, p);
-      else if (g.stage_whole) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true, false, true>, grid, block, 0, s, p);
+      if (g.stage_whole && dense && warp)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, true, true>, grid, block, 0, s, p);
+      else if (g.stage_whole && dense)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, false, true>, grid, block, 0, s, p);
+      else if (g.stage_whole)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true, false, true>, grid, block, 0, s, p);
       else if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
       else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
       else if (dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
