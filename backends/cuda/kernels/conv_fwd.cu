@@ -128,6 +128,27 @@ struct WeightBits<true, X, N> {
 };
 
 #if __CUDA_ARCH__ >= 900
+// The shared-memory kernels' block, 2 * kBlockThreads channels: whether it lies inside C (a
+// test uniform over the block), and where its strip of x starts at the segment's first row.
+__device__ __forceinline__ bool block_inside_channels(const ConvFwdParams& p) {
+  return (channel_block() + 1) * (2 * int64_t{geo::kBlockThreads}) <= p.C;
+}
+template <class Pk>
+__device__ __forceinline__ const char* block_x(const ConvFwdParams& p, const Segment& s) {
+  static_assert(sizeof(Pk) == 2 * sizeof(typename Pk::raw), "two channels a thread");
+  return p.x.base + s.begin * p.x.s0 + channel_block() * int64_t{geo::kBlockThreads * sizeof(Pk)};
+}
+// N tokens from shared memory, one row of the block's packets each, from src (the thread's
+// word of the first row), through `step`.
+template <class Pk, int N, class Step>
+__device__ __forceinline__ void step_shared_rows(const uint32_t* src, int64_t t, const Step& step) {
+  Pk in[N];
+#pragma unroll
+  for (int u = 0; u < N; ++u) memcpy(&in[u], src + u * geo::kBlockThreads, sizeof(Pk));
+#pragma unroll
+  for (int u = 0; u < N; ++u) step(in[u], t + u, std::true_type{}, std::true_type{});
+}
+
 // x through shared memory (geo::conv_fwd_stages_x), for the two-channel tile's SiLU loop:
 // kStages stages of kTokens rows of the block's 256 channels, 24 KiB a block. A block inside
 // C takes its program's whole stages this way: the copy engine brings the stages ahead of
@@ -145,15 +166,14 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
                                                 const Step& step) {
   constexpr int kStages = 3, kTokens = static_cast<int>(geo::kStageXTokens), kBatch = 8;
   constexpr int kWarps = geo::kBlockThreads / 32, kRowsPerWarp = kTokens / kWarps;
-  constexpr int64_t kBlockChannels = int64_t{geo::kBlockThreads} * 2;
   constexpr uint32_t kRowBytes = geo::kBlockThreads * sizeof(Pk);
   static_assert(sizeof(Pk) == 4 && kTokens % kBatch == 0 && kTokens % kWarps == 0, "one 32-bit packet a thread");
   __shared__ alignas(128) uint32_t xs[kStages * kTokens * geo::kBlockThreads];
   __shared__ uint64_t full[kStages], empty[kStages];
   const int64_t stages = (s.last - t) / kTokens;
-  if ((channel_block() + 1) * kBlockChannels > p.C || stages == 0) return t;
+  if (!block_inside_channels(p) || stages == 0) return t;
   const int warp = static_cast<int>(threadIdx.x / 32);
-  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * kBlockChannels * int64_t{sizeof(typename Pk::raw)};
+  const char* const xblock = block_x<Pk>(p, s);
   auto issue = [&](int64_t c, int buf) {  // by each warp's lane 0: its rows of stage c, into buffer buf
     uint64_t* const b = &full[buf];
     uint32_t* const dst = xs + (buf * kTokens + warp * kRowsPerWarp) * geo::kBlockThreads;
@@ -180,13 +200,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
     const uint32_t* const src = xs + buf * kTokens * geo::kBlockThreads + threadIdx.x;
     const int64_t t0 = t + c * kTokens;
 #pragma unroll
-    for (int u0 = 0; u0 < kTokens; u0 += kBatch) {
-      Pk in[kBatch];
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) memcpy(&in[u], src + (u0 + u) * geo::kBlockThreads, sizeof(Pk));
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) step(in[u], t0 + u0 + u, std::true_type{}, std::true_type{});
-    }
+    for (int u0 = 0; u0 < kTokens; u0 += kBatch) step_shared_rows<Pk, kBatch>(src + u0 * geo::kBlockThreads, t0 + u0, step);
     __syncwarp();  // the warp has read the stage
     if (lane == 0) {
       mbar_arrive(&empty[buf]);
@@ -205,9 +219,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
   }
   return t + stages * kTokens;
 }
-#endif
 
-#if __CUDA_ARCH__ >= 900
 // A short program's x whole in shared memory: pieces of up to kWholeRows rows of the block's
 // 256 channels, each row one bulk copy issued by thread `row`, all at once, so that a short
 // program waits for memory once instead of once a batch. The first piece is issued as soon
@@ -228,11 +240,10 @@ __device__ __forceinline__ int64_t whole_rows(const Segment& s, int64_t t) {
 }
 template <class Pk>
 __device__ __forceinline__ void whole_issue(const ConvFwdParams& p, const Segment& s, int64_t t) {
-  static_assert(sizeof(Pk) == 2 * sizeof(typename Pk::raw), "two channels a thread, a row 2 * kBlockThreads channels");
   constexpr uint32_t kRowBytes = geo::kBlockThreads * sizeof(Pk);
   const WholeBuffer b = whole_buffer();
   const int64_t rows = whole_rows(s, t);
-  const char* const xblock = p.x.base + s.begin * p.x.s0 + channel_block() * int64_t{kRowBytes};
+  const char* const xblock = block_x<Pk>(p, s);
   if (threadIdx.x == 0) mbar_expect_bytes(b.full, static_cast<uint32_t>(rows) * kRowBytes);
   if (threadIdx.x < rows)
     bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes, b.full);
@@ -240,7 +251,7 @@ __device__ __forceinline__ void whole_issue(const ConvFwdParams& p, const Segmen
 // Block-uniform: false (nothing issued) where the block reaches past C.
 template <class Pk>
 __device__ __forceinline__ bool whole_start(const ConvFwdParams& p, const Segment& s) {
-  if ((channel_block() + 1) * (2 * geo::kBlockThreads) > p.C) return false;
+  if (!block_inside_channels(p)) return false;
   const WholeBuffer b = whole_buffer();
   if (threadIdx.x == 0) {
     mbar_init(b.full, 1);
@@ -259,18 +270,8 @@ __device__ __forceinline__ int64_t whole_sweep(const ConvFwdParams& p, const Seg
     const int64_t rows = whole_rows(s, t);
     mbar_wait(b.full, phase);
     int64_t u0 = 0;
-    for (; u0 + kBatch <= rows; u0 += kBatch) {
-      Pk in[kBatch];
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) memcpy(&in[u], src + (u0 + u) * geo::kBlockThreads, sizeof(Pk));
-#pragma unroll
-      for (int u = 0; u < kBatch; ++u) step(in[u], t + u0 + u, std::true_type{}, std::true_type{});
-    }
-    for (; u0 < rows; ++u0) {
-      Pk in;
-      memcpy(&in, src + u0 * geo::kBlockThreads, sizeof(Pk));
-      step(in, t + u0, std::true_type{}, std::true_type{});
-    }
+    for (; u0 + kBatch <= rows; u0 += kBatch) step_shared_rows<Pk, kBatch>(src + u0 * geo::kBlockThreads, t + u0, step);
+    for (; u0 < rows; ++u0) step_shared_rows<Pk, 1>(src + u0 * geo::kBlockThreads, t + u0, step);
     t += rows;
     if (t < s.last) {
       __syncthreads();  // every thread has read the piece before the next overwrites it
