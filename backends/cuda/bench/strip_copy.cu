@@ -93,6 +93,24 @@ __device__ __forceinline__ void load_batch(L (&v)[Depth], const char* src, int64
   for (int u = 0; u < Depth; ++u) v[u] = __ldg(reinterpret_cast<const L*>(src + u * row_bytes));
 }
 
+// The batched walk (below) over rows [t, last) while a whole batch is left; returns the first
+// row not copied.
+template <class L, int Depth>
+__device__ __forceinline__ int64_t copy_batches(const char* src, char* dst, int64_t t, int64_t last, int64_t row_bytes,
+                                                uint32_t zero) {
+  for (; t + Depth <= last; t += Depth) {
+    L v[Depth];
+    load_batch(v, src + t * row_bytes, row_bytes);
+    store_batch(dst + t * row_bytes, row_bytes, v, zero);
+  }
+  return t;
+}
+// Rows [t, last) one at a time: what a walk leaves.
+template <class L>
+__device__ __forceinline__ void copy_rows(const char* src, char* dst, int64_t t, int64_t last, int64_t row_bytes) {
+  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * row_bytes));
+}
+
 // How a thread walks its rows in registers, `Depth` rows a batch. Batched (the conv's loop):
 // a batch's loads, then its stores, then the next batch's loads. Piped: the next batch's
 // loads issued before this batch's stores, so a batch is always in flight (twice the
@@ -148,13 +166,9 @@ __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
       t += Depth;
     }
   } else {
-    for (; t + Depth <= last; t += Depth) {
-      L v[Depth];
-      load_batch(v, src + t * s.row_bytes, s.row_bytes);
-      store_batch(dst + t * s.row_bytes, s.row_bytes, v, s.zero);
-    }
+    t = copy_batches<L, Depth>(src, dst, t, last, s.row_bytes, s.zero);
   }
-  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
+  copy_rows<L>(src, dst, t, last, s.row_bytes);
 }
 
 // The short sequences' pattern: program (strip x, sequence y) copies rows [qsl[y],
@@ -182,15 +196,8 @@ __global__ void __launch_bounds__(kThreads) sequence_copy_kernel(const Shape s, 
   uint2 st[kStateWords];
 #pragma unroll
   for (int u = 0; u < kStateWords; ++u) st[u] = __ldg(st_src + u);
-  const char* src = s.src + col;
-  char* dst = s.dst + col;
-  int64_t t = first;
-  for (; t + Depth <= last; t += Depth) {
-    L v[Depth];
-    load_batch(v, src + t * s.row_bytes, s.row_bytes);
-    store_batch(dst + t * s.row_bytes, s.row_bytes, v, s.zero);
-  }
-  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * s.row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * s.row_bytes));
+  const int64_t t = copy_batches<L, Depth>(s.src + col, s.dst + col, first, last, s.row_bytes, s.zero);
+  copy_rows<L>(s.src + col, s.dst + col, t, last, s.row_bytes);
   uint2* st_dst = reinterpret_cast<uint2*>(q.state_dst + slot * q.state_row_bytes + state_col);
 #pragma unroll
   for (int u = 0; u < kStateWords; ++u) st_dst[u] = st[u];
