@@ -216,6 +216,7 @@ int main(int argc, char** argv) {
       vt::Queue q = d.create_queue();
       const double copy_gbs = vt::bench::copy_bandwidth(d, q);
       std::printf("%s (%s): copy bandwidth %.1f GB/s\n", d.name().c_str(), d.properties().name.c_str(), copy_gbs);
+      vt::bench::print_header();
       for (const auto& bc : cases) {
         if (!o.cases.empty() && bc.name.find(o.cases) == std::string::npos) continue;
         std::optional<vt::opcheck::Images> expected;
@@ -224,7 +225,7 @@ int main(int argc, char** argv) {
           if (!v.disable.empty() && !replaces_something(base, bc, v, d)) continue;
           const vt::Device dv = runtime_for(v, runtimes).device(d.name());
           rows.push_back(run_case(bc, v, dv, copy_gbs, o, expected));
-          std::fflush(stdout);
+          vt::bench::print_row(rows.back());
         }
       }
     }
@@ -236,7 +237,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "vt-bench: nothing selected: no device, case or variant matched (vt-info lists the devices)\n");
     return 1;
   }
-  vt::bench::print_table(rows);
   write_file(o.json, vt::bench::to_json(rows, command));
   write_file(o.csv, vt::bench::to_csv(rows));
   write_file(o.svg, vt::bench::to_svg(rows));

@@ -20,13 +20,15 @@ std::string num(double v, int digits = 3) {
 
 }  // namespace
 
-void print_table(const std::vector<Row>& rows) {
+void print_header() {
   std::printf("%-8s %-30s %-8s %-18s %10s %9s %7s %6s  %s\n", "device", "case", "variant", "provider", "time (us)", "GB/s",
               "% copy", "graph", "parity");
-  for (const Row& r : rows)
-    std::printf("%-8s %-30s %-8s %-18s %10.2f %9.1f %6.1f%% %6s  %s\n", r.device.c_str(), r.name.c_str(), r.variant.c_str(),
-                r.provider.c_str(), r.median_ms * 1e3, r.gb_per_s, r.percent_of_copy, r.graph ? "yes" : "no",
-                r.parity.c_str());
+}
+
+void print_row(const Row& r) {
+  std::printf("%-8s %-30s %-8s %-18s %10.2f %9.1f %6.1f%% %6s  %s\n", r.device.c_str(), r.name.c_str(), r.variant.c_str(),
+              r.provider.c_str(), r.median_ms * 1e3, r.gb_per_s, r.percent_of_copy, r.graph ? "yes" : "no", r.parity.c_str());
+  std::fflush(stdout);
 }
 
 std::string to_json(const std::vector<Row>& rows, const std::string& command) {

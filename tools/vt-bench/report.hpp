@@ -1,5 +1,6 @@
-// vt-bench's results: one row per (device, case, variant), printed as a table and written
-// as JSON, CSV and an SVG plot of achieved bandwidth against bytes moved.
+// vt-bench's results: one row per (device, case, variant), printed as a table row by row as
+// each is measured (a run cut off still leaves what it measured) and written at the end as
+// JSON, CSV and an SVG plot of achieved bandwidth against bytes moved.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@ struct Row {
   bool graph = false, failed = false;
 };
 
-void print_table(const std::vector<Row>& rows);
+void print_header();
+void print_row(const Row& r);  // and flushes it
 std::string to_json(const std::vector<Row>& rows, const std::string& command);
 std::string to_csv(const std::vector<Row>& rows);
 std::string to_svg(const std::vector<Row>& rows);
