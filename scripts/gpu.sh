@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # On the GPU machine (see ../shared/device/README.md): unpack the staged packages, build
-# with the GPU backends for the local architecture, run the GPU tests, the memory and race
-# checkers over them, and vt-bench. Results (JSON, CSV, plot, logs) go to $OUT.
+# with the GPU backends for the local architecture, run vt-demo, the GPU tests, the memory
+# and race checkers over them, and vt-bench. Results (JSON, CSV, plot, logs) go to $OUT.
+# A ten-minute device call holds one part, not the whole run: --skip-bench first (built
+# and tested in 169 s on a fresh H200 machine, sanitizers apart, twenty-sixth session), then
+# the bench, whose cases and variants take longer than one call: give each call a share
+# (--bench-args "--device cuda:0 --case conv_fwd/C8192/T", ...).
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
-# and table (with the host overhead of each call after it), the parity log, vt-info, gpu.txt
-# (the card, and its clocks during the bench), strip-copy.txt (the conv's access pattern as
-# a plain copy, backends/cuda/bench/strip_copy.cu) and small-copy.txt (the small cases' bytes
-# as a plain copy, backends/cuda/bench/small_copy.cu).
+# and table (with the host overhead of each call after it), the parity log, vt-info (and
+# vt-demo's table after it), gpu.txt (the card, and its clocks during the bench),
+# strip-copy.txt (the conv's access pattern as a plain copy, backends/cuda/bench/strip_copy.cu)
+# and small-copy.txt (the small cases' bytes as a plain copy, backends/cuda/bench/small_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
@@ -18,8 +22,10 @@ tests=1
 bench=1
 # memcheck also over the arms: the cases run each op's default variant only (their runtime
 # reads no environment knob), the arms every variant, the staged conv among them. racecheck
-# stays on the cases: over the arms it reports the staged ring's stage refills, which its
-# mbarriers order and racecheck does not follow (docs/benchmarks.md, twenty-fifth session).
+# stays on the cases: over the arms it reports the staged ring's stage refills (the bulk
+# copies of bulk_copy.cuh against the reads of the stage before, conv_fwd.cu's
+# step_shared_rows), which the ring's `empty` mbarriers order and racecheck does not follow
+# (docs/benchmarks.md, twenty-fifth and twenty-sixth sessions).
 racecheck_filter='Cases/*cuda*:Cases/*rocm*'
 memcheck_filter="$racecheck_filter:Ops/ParityArms.*cuda*:Ops/ParityArms.*rocm*"
 bench_args=""
@@ -45,7 +51,11 @@ jobs=$(nproc)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
-targets=(vt-info vt-bench vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_empty_launch cuda_strip_copy cuda_small_copy)
+# Only what the parts asked for: a call may start on a fresh machine, so each part builds
+# its own targets (the tests' build alone took 169 s with them run, twenty-sixth session).
+targets=(vt-info)
+[ "$tests" = 1 ] && targets+=(vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_strip_copy cuda_small_copy)
+[ "$bench" = 1 ] && targets+=(vt-bench cuda_empty_launch cuda_strip_copy cuda_small_copy)
 for t in $(cmake --build "$build" --target help | sed -n 's/^\(vt-backend-[a-z0-9_-]*\):.*/\1/p; s/^\.\.\. \(vt-backend-[a-z0-9_-]*\).*/\1/p' | grep -v fault); do targets+=("$t"); done
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >"$logs/build.log" 2>&1 || { grep -E "error" -A5 "$logs/build.log" | head -60; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
@@ -53,6 +63,8 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 
 status=0
 if [ "$tests" = 1 ]; then
+  # The main job (README) on every device this machine loads, kept after vt-info's listing.
+  { echo; "$build/bin/vt-demo"; } 2>&1 | tee -a "$out/vt-info.txt" || status=1
   "$build/bin/geometry_test" >"$logs/geometry.log" 2>&1 && echo "geometry_test: passed" || { echo "geometry_test: FAILED"; tail -20 "$logs/geometry.log"; status=1; }
   "$build/bin/cuda_math_test" >"$logs/cuda_math.log" 2>&1 && echo "cuda_math_test: passed" || status=1
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/cuda_math.log"
