@@ -21,7 +21,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> devices;  // names or backends; empty: all
-  std::string cases;                 // substring filter
+  std::vector<std::string> cases;    // substring filters, any of which selects a case
   std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
@@ -32,11 +32,12 @@ struct Options {
 };
 
 const char* kUsage =
-    "usage: vt-bench [--device NAME]... [--case SUBSTR] [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
+    "usage: vt-bench [--device NAME]... [--case SUBSTR]... [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
     "                [--svg FILE] [--check-bytes N] [--rotation-bytes N] [--values model|spread]\n"
-    "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR] [--quick] [--json FILE]\n"
+    "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR]... [--quick] [--json FILE]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
+    "--case: the cases whose name holds any of the substrings given (repeat it for several).\n"
     "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
     "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n"
     "--host-overhead: instead, the host time of one call of each case: validation and dispatch\n"
@@ -50,7 +51,7 @@ bool parse(int argc, char** argv, Options& o) {
       return argv[++i];
     };
     if (a == "--device") o.devices.push_back(value());
-    else if (a == "--case") o.cases = value();
+    else if (a == "--case") o.cases.push_back(value());
     else if (a == "--variant") o.variant = value();
     else if (a == "--quick") o.quick = true;
     else if (a == "--host-overhead") o.host_overhead = true;
@@ -76,6 +77,15 @@ bool wanted(const vt::Device& d, const Options& o) {
   if (o.devices.empty()) return true;
   for (const auto& n : o.devices)
     if (d.name() == n || d.backend() == n) return true;
+  return false;
+}
+
+// --case: every case without one, else those whose name holds any of the substrings given
+// (repeated, so that a device call can take a share of the catalogue).
+bool selected(const vt::bench::BenchCase& bc, const Options& o) {
+  if (o.cases.empty()) return true;
+  for (const auto& c : o.cases)
+    if (bc.name.find(c) != std::string::npos) return true;
   return false;
 }
 
@@ -167,7 +177,7 @@ void write_file(const std::string& path, const std::string& text) {
 int host_overhead(const Options& o, const std::string& command) {
   std::vector<vt::bench::BenchCase> cases;
   for (auto& bc : vt::bench::catalogue(o.quick, o.model_values))
-    if (o.cases.empty() || bc.name.find(o.cases) != std::string::npos) cases.push_back(std::move(bc));
+    if (selected(bc, o)) cases.push_back(std::move(bc));
   std::vector<vt::bench::HostRow> rows;
   try {
     vt::Runtime base(vt::Knobs::environment());
@@ -217,7 +227,7 @@ int main(int argc, char** argv) {
       std::printf("%s (%s): copy bandwidth %.1f GB/s\n", d.name().c_str(), d.properties().name.c_str(), copy_gbs);
       vt::bench::print_header();
       for (const auto& bc : cases) {
-        if (!o.cases.empty() && bc.name.find(o.cases) == std::string::npos) continue;
+        if (!selected(bc, o)) continue;
         std::vector<std::unique_ptr<vt::opcheck::OpCase>> copies;
         for (const auto& v : bc.variants) {
           if (!o.variant.empty() && v.name != o.variant) continue;
