@@ -52,7 +52,7 @@ jobs=$(nproc)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DVT_ROCM_VIA_CUDA=ON "${cmake_args[@]}" >"$logs/configure.log" 2>&1 || { tail -30 "$logs/configure.log"; exit 1; }
 # Only what the parts asked for: a call may start on a fresh machine, so each part builds
-# its own targets (the tests' build alone took 169 s with them run, twenty-sixth session).
+# its own targets.
 targets=(vt-info)
 [ "$tests" = 1 ] && targets+=(vt-demo parity_test geometry_test cuda_math_test rocm_math_test cuda_strip_copy cuda_small_copy)
 [ "$bench" = 1 ] && targets+=(vt-bench cuda_empty_launch cuda_strip_copy cuda_small_copy)
