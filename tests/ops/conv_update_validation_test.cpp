@@ -166,6 +166,35 @@ TEST_F(ConvUpdateValidation, HostSlotChecksStartAfreshAfterARejectedCall) {
   EXPECT_NO_THROW(vt::ops::validate(u.args, arena.device()));
 }
 
+// A state cache of no channels holds any number of slots in no memory: the duplicate test's
+// table follows the slots named, not S (the fuzzer's S = 2^59 asked for 2^62 bytes), and
+// slots above the table's cap (2^20) are compared by sorting, with the same message.
+TEST_F(ConvUpdateValidation, HostSlotsOfAHugeCacheOfNoChannels) {
+  constexpr int64_t kS = int64_t{1} << 59;
+  u.args.x = arena.tensor(DType::bf16, {Update::B, 0});
+  u.args.weight = arena.tensor(DType::f32, {0, Update::K});
+  u.args.bias = arena.tensor(DType::f32, {0});
+  u.args.out = arena.tensor(DType::f32, {Update::B, 0});
+  u.args.conv_state = arena.strided(DType::bf16, {kS, 0, Update::K - 1}, {0, Update::K - 1, 1});  // no elements
+  u.slots = {5, -1, (1 << 30) + 7};
+  u.args.host_state_indices = u.slots;
+  const auto r = vt::ops::validate(u.args, arena.device());
+  EXPECT_EQ(r.num_slots, kS);
+  EXPECT_EQ(r.channels, 0);
+  u.slots = {(1 << 30) + 7, -1, (1 << 30) + 7};
+  u.args.host_state_indices = u.slots;
+  expect("causal_conv1d_update: state_indices: state_indices[2] and state_indices[0] both name slot 1073741831");
+  u.slots = {-1, (1 << 21), (1 << 21)};
+  u.args.host_state_indices = u.slots;
+  expect("causal_conv1d_update: state_indices: state_indices[2] and state_indices[1] both name slot 2097152");
+  u.slots = {(1 << 20) - 1, (1 << 20), (1 << 20) - 1};  // either side of the cap
+  u.args.host_state_indices = u.slots;
+  expect("causal_conv1d_update: state_indices: state_indices[2] and state_indices[0] both name slot 1048575");
+  u.slots = {(1 << 20) - 1, (1 << 20), INT32_MAX};
+  u.args.host_state_indices = u.slots;
+  EXPECT_NO_THROW(vt::ops::validate(u.args, arena.device()));
+}
+
 TEST_F(ConvUpdateValidation, HostSlotCountDisagreesWithB) {
   u.slots.pop_back();
   u.args.host_state_indices = u.slots;
