@@ -167,8 +167,8 @@ TEST_F(ConvUpdateValidation, HostSlotChecksStartAfreshAfterARejectedCall) {
 }
 
 // A state cache of no channels holds any number of slots in no memory: the duplicate test's
-// table follows the slots named, not S (the fuzzer's S = 2^59 asked for 2^62 bytes), and
-// slots above the table's cap (2^20) are compared by sorting, with the same message.
+// table stops at 2^20 slots (with S stamps, the fuzzer's S = 2^59 asked for 2^62 bytes), and
+// slots beyond it are compared by sorting, with the same message.
 TEST_F(ConvUpdateValidation, HostSlotsOfAHugeCacheOfNoChannels) {
   constexpr int64_t kS = int64_t{1} << 59;
   u.args.x = arena.tensor(DType::bf16, {Update::B, 0});
