@@ -50,9 +50,13 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
     c.row_major(*t, name);
     c.no_overlap(*t, name, conv_out, "conv_out");
   }
-  // Head extents are now bounded by real, non-aliasing buffers and Dk, Dv <= 256, so the
-  // product below cannot overflow.
-  c.extent(conv_out, "conv_out", 1, 2 * h.Hk * h.Dk + h.Hv * h.Dv, "2*Hk*Dk + Hv*Dv");
+  // Dk, Dv <= 256, but with T = 0 the outputs hold no memory, and so bound no head count:
+  // the fuzzer's Hv = 2^56 overflowed this sum.
+  int64_t qk = 0, vv = 0, channels = 0;
+  if (__builtin_mul_overflow(h.Hk, 2 * h.Dk, &qk) || __builtin_mul_overflow(h.Hv, h.Dv, &vv) ||
+      __builtin_add_overflow(qk, vv, &channels))
+    c.fail("conv_out", "2*Hk*Dk + Hv*Dv overflows 64 bits (Hk=" + std::to_string(h.Hk) + ", Hv=" + std::to_string(h.Hv) + ")");
+  c.extent(conv_out, "conv_out", 1, channels, "2*Hk*Dk + Hv*Dv");
   c.no_overlap(q, "q_out", k, "k_out");
   c.no_overlap(q, "q_out", v, "v_out");
   c.no_overlap(k, "k_out", v, "v_out");

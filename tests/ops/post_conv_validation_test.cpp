@@ -77,6 +77,17 @@ TEST_F(PostConvValidation, AcceptsAValidCallAndDerivesItsSizes) {
   }
 }
 
+// With no tokens the outputs hold no memory and so bound no head count: the channel count
+// 2*Hk*Dk + Hv*Dv must not overflow (the fuzzer's Hv = 2^56 at Dv = 256 did).
+TEST_F(PostConvValidation, HeadCountsWhoseChannelsOverflow) {
+  constexpr int64_t kHv = int64_t{1} << 56, kDv = 256;
+  p.args.conv_out = arena.tensor(DType::bf16, {0, PostConv::C});
+  p.args.q_out = arena.tensor(DType::bf16, {0, PostConv::Hk, PostConv::Dk});
+  p.args.k_out = arena.tensor(DType::bf16, {0, PostConv::Hk, PostConv::Dk});
+  p.args.v_out = arena.strided(DType::bf16, {0, kHv, kDv}, {0, 0, 1});  // no elements
+  expect("gdn_post_conv: conv_out: 2*Hk*Dk + Hv*Dv overflows 64 bits (Hk=2, Hv=72057594037927936)");
+}
+
 TEST_F(PostConvValidation, AcceptsTheAllowedVariants) {
   p.args.a = arena.strided(DType::f32, {PostConv::T, PostConv::Hv}, {3 * PostConv::Hv, 1});  // a row view
   p.args.b = arena.tensor(DType::f32, {PostConv::T, PostConv::Hv});
