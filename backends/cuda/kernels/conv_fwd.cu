@@ -185,7 +185,7 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
   if (threadIdx.x == 0) {
     for (int i = 0; i < kStages; ++i) {
       mbar_init(&full[i], kWarps);
-      mbar_init(&empty[i], kWarps);
+      mbar_init(&empty[i], geo::kBlockThreads);  // every thread arrives once it has read the stage
     }
     mbar_init_fence();
   }
@@ -201,11 +201,12 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
     const int64_t t0 = t + c * kTokens;
 #pragma unroll
     for (int u0 = 0; u0 < kTokens; u0 += kBatch) step_shared_rows<Pk, kBatch>(src + u0 * geo::kBlockThreads, t0 + u0, step);
-    __syncwarp();  // the warp has read the stage
+    mbar_arrive(&empty[buf]);  // this thread has read the stage
     if (lane == 0) {
-      mbar_arrive(&empty[buf]);
-      // The previous stage's buffer is refilled once every warp has read it: a warp runs up
-      // to a stage ahead of the slowest instead of meeting it at every stage.
+      // The previous stage's buffer is refilled once every thread has read it: a warp runs up
+      // to a stage ahead of the slowest instead of meeting it at every stage. Each thread
+      // arrives after its own loads (not one lane a warp after __syncwarp), so that the
+      // barrier alone orders every read before the refill, as racecheck can follow.
       if (c >= 1 && c - 1 + kStages < stages) {
         const int prev = buf == 0 ? kStages - 1 : buf - 1;
         mbar_wait(&empty[prev], buf == 0 ? phase ^ 1u : phase);
