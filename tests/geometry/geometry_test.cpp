@@ -181,8 +181,8 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
 // Where x goes through shared memory by bulk copies: the two-channel tile's SiLU packets on a
 // device with the copy engine and 16-byte rows, by default only for 128-token programs over
 // sequences of at least kStageXMinSequence or at most kStageWholeRows tokens on average
-// (those a whole program at a time) and at least kStageXMinBlocks blocks; VT_CONV_STAGE_X
-// forces it on or off.
+// (those a whole program at a time; for f16 x only these) and at least kStageXMinBlocks
+// blocks; VT_CONV_STAGE_X forces it on or off.
 TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   auto s = all_kernels_shape(16384, 8192, 1);
   geo::ConvSwitches sw;  // the defaults: no plan followed, the two-channel tile
@@ -287,6 +287,20 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   s.plan_chunk = 128;
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).mapping, geo::ConvMapping::plan_items);
   EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).stage_x);
+
+  // f16 x: the register loop on long sequences, whole programs still on short ones.
+  auto f16 = all_kernels_shape(16384, 8192, 1);
+  f16.x_f16 = true;
+  geo::ConvSwitches defaults;
+  EXPECT_EQ(geo::conv_fwd_geometry(f16, defaults).variant, geo::ConvFwdVariant::channel_tile2);
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_x);
+  f16.seqs = 16;  // 1024 on average
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_x);
+  f16.seqs = 256;
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_whole);
+  f16.seqs = 1;
+  defaults.stage_x = 1;  // the switch still forces it
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_x);
 }
 
 // The one-sequence kernel: a call of one sequence whose two-channel programs are at most

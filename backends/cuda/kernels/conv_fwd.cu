@@ -792,6 +792,7 @@ geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, co
   shape.seqs = a.num_seqs;
   shape.width = static_cast<int32_t>(a.width);
   shape.x_elem_bytes = dtype_bytes(a.x.dtype);
+  shape.x_f16 = a.x.dtype == VT_DTYPE_F16;
   shape.x_vector_aligned = aligned(x, 16);
   shape.out_vector_aligned = aligned(out, 16);
   shape.x_pair_aligned = aligned(x, 4) && aligned(out, 4);
