@@ -105,7 +105,8 @@ std::string num(double v, int digits) {
 }  // namespace
 
 std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCase>& cases,
-                                        const std::function<bool(const Device&)>& wanted) {
+                                        const std::function<bool(const Device&)>& wanted,
+                                        const std::function<void(const HostRow&)>& measured) {
   const std::unique_ptr<Runtime> null_rt = null_runtime();
   std::vector<HostRow> rows;
   for (const Device& d : base.devices()) {
@@ -113,18 +114,22 @@ std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCa
     const Device nd = null_rt->device(d.name());
     for (const BenchCase& bc : cases) {
       rows.push_back(time_case(bc, d, nd));
-      std::fflush(stdout);
+      measured(rows.back());
     }
   }
   return rows;
 }
 
-void print_host_table(const std::vector<HostRow>& rows) {
+void print_host_header() {
   std::printf("%-8s %-30s %-18s %22s %16s %8s  %s\n", "device", "case", "provider", "validation+dispatch us",
               "whole call us", "samples", "error");
-  for (const HostRow& r : rows)
-    std::printf("%-8s %-30s %-18s %22.3f %16.3f %8d  %s\n", r.device.c_str(), r.name.c_str(), r.provider.c_str(),
-                r.validate_dispatch_us, r.whole_call_us, r.samples, r.error.c_str());
+  std::fflush(stdout);
+}
+
+void print_host_row(const HostRow& r) {
+  std::printf("%-8s %-30s %-18s %22.3f %16.3f %8d  %s\n", r.device.c_str(), r.name.c_str(), r.provider.c_str(),
+              r.validate_dispatch_us, r.whole_call_us, r.samples, r.error.c_str());
+  std::fflush(stdout);
 }
 
 std::string host_to_json(const std::vector<HostRow>& rows, const std::string& command) {

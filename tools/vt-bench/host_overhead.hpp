@@ -25,11 +25,14 @@ struct HostRow {
   std::string error;                 // non-empty: the row failed
 };
 
-// Every case on every device of `base` that `wanted` accepts.
+// Every case on every device of `base` that `wanted` accepts; `measured` sees each row as soon
+// as it is timed (a run cut off by a time limit still leaves the rows it finished).
 std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCase>& cases,
-                                        const std::function<bool(const Device&)>& wanted);
+                                        const std::function<bool(const Device&)>& wanted,
+                                        const std::function<void(const HostRow&)>& measured);
 
-void print_host_table(const std::vector<HostRow>& rows);
+void print_host_header();
+void print_host_row(const HostRow& r);  // and flushes it
 std::string host_to_json(const std::vector<HostRow>& rows, const std::string& command);
 
 }  // namespace vt::bench

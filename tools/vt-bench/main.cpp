@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_cases.hpp"
@@ -182,7 +183,14 @@ int host_overhead(const Options& o, const std::string& command) {
   try {
     vt::Runtime base(vt::Knobs::environment());
     base.load();
-    rows = vt::bench::time_host_overhead(base, cases, [&](const vt::Device& d) { return wanted(d, o); });
+    // The header with the first row: a run that selects nothing prints only its error.
+    bool header_printed = false;
+    rows = vt::bench::time_host_overhead(
+        base, cases, [&](const vt::Device& d) { return wanted(d, o); },
+        [&header_printed](const vt::bench::HostRow& r) {
+          if (!std::exchange(header_printed, true)) vt::bench::print_host_header();
+          vt::bench::print_host_row(r);
+        });
   } catch (const vt::Error& e) {
     std::fprintf(stderr, "vt-bench: %s\n", e.what());
     return 1;
@@ -191,7 +199,6 @@ int host_overhead(const Options& o, const std::string& command) {
     std::fprintf(stderr, "vt-bench: nothing selected: no device or case matched (vt-info lists the devices)\n");
     return 1;
   }
-  vt::bench::print_host_table(rows);
   write_file(o.json, vt::bench::host_to_json(rows, command));
   for (const auto& r : rows)
     if (!r.error.empty()) return 1;
