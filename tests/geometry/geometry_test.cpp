@@ -288,19 +288,26 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).mapping, geo::ConvMapping::plan_items);
   EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).stage_x);
 
-  // f16 x: the register loop on long sequences, whole programs still on short ones.
+  // f16 x: the register loop by default, on long sequences and on short ones, where the same
+  // shapes in bf16 stage (checked first, so that the f16 checks cannot pass for another reason).
   auto f16 = all_kernels_shape(16384, 8192, 1);
-  f16.x_f16 = true;
   geo::ConvSwitches defaults;
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_x);
+  f16.seqs = 256;
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_whole);
+  f16.x_f16 = true;
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_x);
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_whole);
+  f16.seqs = 1;
   EXPECT_EQ(geo::conv_fwd_geometry(f16, defaults).variant, geo::ConvFwdVariant::channel_tile2);
   EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_x);
   f16.seqs = 16;  // 1024 on average
   EXPECT_FALSE(geo::conv_fwd_geometry(f16, defaults).stage_x);
+  defaults.stage_x = 1;  // the switch still forces it, on long sequences and on short ones
+  f16.seqs = 1;
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_x);
   f16.seqs = 256;
   EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_whole);
-  f16.seqs = 1;
-  defaults.stage_x = 1;  // the switch still forces it
-  EXPECT_TRUE(geo::conv_fwd_geometry(f16, defaults).stage_x);
 }
 
 // The one-sequence kernel: a call of one sequence whose two-channel programs are at most

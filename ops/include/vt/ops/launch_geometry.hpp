@@ -43,7 +43,7 @@ struct ConvFwdShape {
   int64_t tokens = 0, channels = 0, seqs = 0;
   int32_t width = 4;            // K
   int32_t x_elem_bytes = 2;
-  bool x_f16 = false;           // x is f16 (the long prefill's staged default leaves it out: conv_fwd_stages_x)
+  bool x_f16 = false;           // x is f16 (the staged defaults leave it out: conv_fwd_stages_x)
   bool x_vector_aligned = false;  // x's base and row stride are multiples of 16 bytes
   bool out_vector_aligned = false;
   bool x_pair_aligned = false;    // x's and out's base and row stride are multiples of 4 bytes
@@ -165,9 +165,10 @@ constexpr ConvFwdVariant conv_fwd_variant(const ConvFwdShape& s, const ConvSwitc
 // blocks: 1.07 to 1.10 times as fast as the register loop on 256 short sequences on the H200
 // (docs/benchmarks.md, twenty-fifth session); smaller launches of short sequences were not
 // timed.
-// f16 x keeps the register loop on long sequences: its SiLU fails the rounding test some eight
-// times as often as bf16's, so the arithmetic, not the loads, bounds it, and the staged kernel
-// was 0.93 times as fast as the register loop at T = 16384 (twenty-seventh session).
+// f16 x keeps the register loop by default: its SiLU fails the rounding test some eight times
+// as often as bf16's, so the arithmetic, not the loads, bounds it. On the H200, against the
+// register loop: the ring 0.93 times as fast at T = 16384 (twenty-seventh session), 0.93 at
+// T = 8192 and 0.93 at T = 65536, whole programs 0.96 on 256 short sequences (twenty-ninth).
 inline constexpr int64_t kStageXTokens = 16;
 inline constexpr int64_t kStageXMinChunk = 128;
 inline constexpr int64_t kStageXMinSequence = 1024;
@@ -179,8 +180,8 @@ constexpr bool conv_fwd_can_stage_x(const ConvFwdShape& s, const ConvFwdGeometry
 constexpr bool conv_fwd_stages_x(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
   if (!conv_fwd_can_stage_x(s, g) || g.chunk < kStageXTokens) return false;
   if (sw.stage_x >= 0) return sw.stage_x == 1;
-  const bool long_or_short =
-      (s.tokens >= s.seqs * kStageXMinSequence && !s.x_f16) || s.tokens <= s.seqs * kStageWholeRows;
+  if (s.x_f16) return false;
+  const bool long_or_short = s.tokens >= s.seqs * kStageXMinSequence || s.tokens <= s.seqs * kStageWholeRows;
   return g.chunk >= kStageXMinChunk && long_or_short && g.grid_x * g.grid_y >= kStageXMinBlocks;
 }
 constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometry& g) {
