@@ -153,7 +153,7 @@ __device__ __forceinline__ float sigmoid_exact(float x) {
 
 // SiLU narrowed to a 16-bit type, by a rounding test (portable_dtype.h): the hardware's exp2
 // and reciprocal estimates give an approximation s, and s's narrowing is kept where it must
-// equal silu(x)'s. The rest (about 0.15% of bf16 results, 8 times as many f16 ones) take the
+// equal silu(x)'s. The rest (about 0.10% of bf16 results, 8 times as many f16 ones) take the
 // exact path, or first, where a packet's caller chooses it (SiluRare), a second estimate
 // with a tighter slack (silu_estimate_refined); |x| > kSiluFastMax always takes the exact
 // path. tests/backends/cuda checks every x on the device.
@@ -336,7 +336,7 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   if constexpr (E == Elem::bf16) {
     if (silu_pair_clear<E>(a, b, ta, tb, nullptr)) return silu_pair_bf16_bits(ta, tb);
   } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
-    // f16's first test fails some eight times as often as bf16's (1.2% of the elements, so
+    // f16's first test fails some eight times as often as bf16's (1.2% of the elements at the slack of 48 then, so
     // more than half of a warp's packets), so where the caller takes the second estimate, f16
     // tests it first (six more instructions an element) and sends what it leaves exact: 1.26
     // times as fast as the first estimate at T = 16384, and 1.13 against the first with the
