@@ -103,7 +103,10 @@ VT_MATH_FN bool bf16_if_clear(float s, uint32_t slack, uint16_t* out) {
 //      1 + e: 1; the reciprocal: 2 per ulp; the product x * r: 1.
 //   silu(x): its exp within 1 ulp of the correctly rounded one: 3; 1 + e: 1; the division: 1.
 // That is 26.6 plus twice the two estimates' errors in ulp, so 48 holds while those add up
-// to at most 10 ulp; each backend states its estimates' errors where it defines them.
+// to at most 10 ulp; each backend states its estimates' errors where it defines them, and a
+// backend whose estimates are tighter may take a slack nearer its own bound (CUDA: 33, in
+// backends/cuda/kernels/common.cuh), since a smaller slack sends fewer results on to the
+// exact path.
 inline constexpr uint32_t kSiluSlack = 48;
 inline constexpr float kSiluFastMax = 16.0f;
 
