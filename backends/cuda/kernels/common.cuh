@@ -336,11 +336,12 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
   if constexpr (E == Elem::bf16) {
     if (silu_pair_clear<E>(a, b, ta, tb, nullptr)) return silu_pair_bf16_bits(ta, tb);
   } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
-    // f16's first test fails some eight times as often as bf16's (1.2% of the elements at the slack of 48 then, so
-    // more than half of a warp's packets), so where the caller takes the second estimate, f16
-    // tests it first (six more instructions an element) and sends what it leaves exact: 1.26
-    // times as fast as the first estimate at T = 16384, and 1.13 against the first with the
-    // second behind it; the pair's one conversion, 1.11 more (H200, seventeenth session).
+    // f16's first test fails some eight times as often as bf16's (1.2% of the elements at
+    // the slack of 48 then, so more than half of a warp's packets), so where the caller takes
+    // the second estimate, f16 tests it first (six more instructions an element) and sends
+    // what it leaves exact: 1.26 times as fast as the first estimate at T = 16384, and 1.13
+    // against the first with the second behind it; the pair's one conversion, 1.11 more (H200,
+    // seventeenth session).
     uint32_t both;
     if (silu_pair_clear<E>(a, b, ta, tb, &both)) return both;
   } else {  // the kernels that take neither (the update, other weights) were not timed with them
