@@ -5,38 +5,70 @@
 # is: nvcc's package on the development machine lacks it, and the GPU machine has it in
 # /usr/local/cuda/bin (0.7 MB; one device call can bring it back through $OUT).
 #
-#   scripts/sass.sh [--arch 90] [--cuobjdump PATH] FILE.cu [KERNEL_SUBSTRING]
+#   scripts/sass.sh [--arch 90] [--cuobjdump PATH] [--base DIR] FILE.cu [KERNEL_SUBSTRING]
 #
 # Without KERNEL_SUBSTRING it lists the file's kernels with their registers and spills.
-# Output: the listing on stdout; the whole SASS in /tmp/vt-sass/<file>.sass.
+# --base DIR also compiles DIR/FILE.cu (another source tree, such as .ab/base from
+# `scripts/ab.sh prepare REV`) and says instead which functions' SASS differ between the
+# two, instruction for instruction: a timing of one tree holds for the other's identical ones.
+# Output: the listing on stdout; the whole SASS in /tmp/vt-sass/<file>.sass (and .base.sass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=90
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+base=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --cuobjdump) cuobjdump=$2; shift 2 ;;
+    --base) base=$2; shift 2 ;;
     -*) echo "sass.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 src=$1
 kernel=${2:-}
 [ -x "$cuobjdump" ] || { echo "sass.sh: no cuobjdump at $cuobjdump (--cuobjdump PATH)" >&2; exit 2; }
-flags=$(sed -n 's/.*<COMPILE_LANGUAGE:CUDA>:\(--fmad[^>]*\)>.*/\1/p' backends/cuda/CMakeLists.txt)
-[ -n "$flags" ] || { echo "sass.sh: the numeric flags were not found in backends/cuda/CMakeLists.txt" >&2; exit 1; }
+[ -z "$base" ] || [ -f "$base/$src" ] || { echo "sass.sh: no $base/$src" >&2; exit 2; }
 out=/tmp/vt-sass
 mkdir -p "$out"
 name=$(basename "$src" .cu)
-# shellcheck disable=SC2086
-nvcc -cubin -std=c++17 -O3 -arch="sm_$arch" $flags -Ibackends/cuda -Iops/include -Ivt/include -Xptxas -v \
-  -o "$out/$name.cubin" "$src" 2>"$out/$name.ptxas"
-"$cuobjdump" -sass "$out/$name.cubin" >"$out/$name.sass"
+compile() {  # source tree, output stem: the tree's FILE.cu with that tree's flags and headers
+  local root=$1 stem=$2 flags
+  flags=$(sed -n 's/.*<COMPILE_LANGUAGE:CUDA>:\(--fmad[^>]*\)>.*/\1/p' "$root/backends/cuda/CMakeLists.txt")
+  [ -n "$flags" ] || { echo "sass.sh: the numeric flags were not found in $root/backends/cuda/CMakeLists.txt" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  nvcc -cubin -std=c++17 -O3 -arch="sm_$arch" $flags -I"$root/backends/cuda" -I"$root/ops/include" \
+    -I"$root/vt/include" -Xptxas -v -o "$stem.cubin" "$root/$src" 2>"$stem.ptxas"
+  "$cuobjdump" -sass "$stem.cubin" >"$stem.sass"
+}
+compile . "$out/$name"
+
+if [ -n "$base" ]; then
+  compile "$base" "$out/$name.base"
+  python3 - "$out/$name.sass" "$out/$name.base.sass" "$kernel" <<'EOF'
+import re, sys
+def functions(path):
+    found = {}
+    for part in open(path).read().split("Function : ")[1:]:
+        # The anonymous namespace's mangled tag depends on the file's path: left out.
+        name = re.sub(r"_GLOBAL__N__\w+?_cu_[0-9a-f]{8}", "(anon)", part.split("\n", 1)[0].strip())
+        found[name] = [m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s*(.*?);", part)]
+    return found
+tree, base = functions(sys.argv[1]), functions(sys.argv[2])
+names = sorted(n for n in set(tree) | set(base) if sys.argv[3] in n)
+differ = [n for n in names if tree.get(n) != base.get(n)]
+print(f"{len(names)} functions: {len(names) - len(differ)} identical, {len(differ)} differ")
+for n in differ:
+    where = "" if n in tree and n in base else (" (only in this tree)" if n in tree else " (only in the base)")
+    print(f"  differs: {n}{where}")
+EOF
+  exit 0
+fi
 
 python3 - "$out/$name.sass" "$out/$name.ptxas" "$kernel" <<'EOF'
 import re, sys
