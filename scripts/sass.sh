@@ -43,7 +43,8 @@ compile() {  # source tree, output stem: the tree's FILE.cu with that tree's fla
   [ -n "$flags" ] || { echo "sass.sh: the numeric flags were not found in $root/backends/cuda/CMakeLists.txt" >&2; exit 1; }
   # shellcheck disable=SC2086
   nvcc -cubin -std=c++17 -O3 -arch="sm_$arch" $flags -I"$root/backends/cuda" -I"$root/ops/include" \
-    -I"$root/vt/include" -Xptxas -v -o "$stem.cubin" "$root/$src" 2>"$stem.ptxas"
+    -I"$root/vt/include" -Xptxas -v -o "$stem.cubin" "$root/$src" 2>"$stem.ptxas" ||
+    { grep -E "error|warning" -A3 "$stem.ptxas" | head -40 >&2; echo "sass.sh: $root/$src did not compile" >&2; exit 1; }
   "$cuobjdump" -sass "$stem.cubin" >"$stem.sass"
 }
 compile . "$out/$name"
