@@ -128,8 +128,8 @@ std::vector<BenchCase> catalogue(bool quick, bool model_values) {
                                     channels_for(32), {t}, model_values, DType::f16));
   for (DType activations : quick ? std::vector<DType>{DType::bf16} : std::vector<DType>{DType::bf16, DType::f16}) {
     const bool f16 = activations == DType::f16;
-    cases.push_back(conv_fwd_case(f16 ? "conv_fwd/f16/C8192/N256xL8-64" : "conv_fwd/C8192/N256xL8-64",
-                                  f16 ? "causal_conv1d_fwd, 256 short sequences, f16" : "causal_conv1d_fwd, 256 short sequences",
+    cases.push_back(conv_fwd_case(std::string("conv_fwd/") + (f16 ? "f16/" : "") + "C8192/N256xL8-64",
+                                  std::string("causal_conv1d_fwd, 256 short sequences") + (f16 ? ", f16" : ""),
                                   channels_for(32), short_sequences(quick ? 16 : 256, 8, 64), model_values, activations));
   }
   for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b, model_values));
