@@ -306,8 +306,7 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
   return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
-// The first test of a pair, which silu_narrow2 and silu_narrow2_batch share: true where both
-// results are known from it. bf16 tests the first estimate (ta and tb are its test words, the
+// The first test of a pair (silu_pair_test's): true where both results are known from it. bf16 tests the first estimate (ta and tb are its test words, the
 // narrowings in their high halves, packed by silu_pair_bf16_bits); f16, which tests the second
 // estimate first, leaves ta and tb as they are and writes the packed pair to *f16_pair where
 // it passes.
@@ -330,10 +329,12 @@ __device__ __forceinline__ uint32_t silu_pair_bf16_bits(uint32_t ta, uint32_t tb
 // silu_narrow2 in two steps: a pair's first test (silu_pair_test), then one rarely taken
 // branch to its rare path (silu_pair_finish). Written so, f16's kernels kept fewer predicates
 // and spilled less than with a return inside each type's test (SASS), and f16 at T = 16384
-// took 1/1.05 of the time (H200, thirtieth session); bf16's SASS is the same either way.
+// took 1/1.05 of the time (H200, thirtieth session). bf16 packs its pair from the test words
+// before the branch, not behind it: 256 short sequences 1.006 to 1.024 times as fast, the
+// rest 1.000 to 1.005 (H200, thirty-first session).
 struct SiluPairTest {
   float a, b;
-  uint32_t ta, tb, pair;  // pair: both results where `clear` (for f16; bf16 has them in ta and tb)
+  uint32_t ta, tb, pair;  // pair: both results, packed, where `clear`
   bool clear;
 };
 template <Elem E, SiluRare R>
@@ -341,6 +342,7 @@ __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
   SiluPairTest p{a, b, 0, 0, 0, false};
   if constexpr (E == Elem::bf16) {
     p.clear = silu_pair_clear<E>(a, b, p.ta, p.tb, nullptr);
+    p.pair = silu_pair_bf16_bits(p.ta, p.tb);
   } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
     // f16's first test fails some eight times as often as bf16's (1.2% of the elements at
     // the slack of 48 then, so more than half of a warp's packets), so where the caller takes
@@ -361,7 +363,7 @@ __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
 template <Elem E, SiluRare R>
 __device__ __forceinline__ uint32_t silu_pair_finish(const SiluPairTest& p) {
   constexpr bool bf16 = E == Elem::bf16;
-  if (p.clear) return bf16 ? silu_pair_bf16_bits(p.ta, p.tb) : p.pair;
+  if (p.clear) return p.pair;
   if constexpr (bf16 && R == SiluRare::second_call) return silu_narrow2_rare_call<E>(p.a, p.b, p.ta, p.tb);
   if constexpr (bf16 && R == SiluRare::second) return silu_narrow2_rare_second<E, false>(p.a, p.b, p.ta, p.tb);
   if constexpr (R == SiluRare::exact_call || R == SiluRare::second_call)
@@ -379,23 +381,23 @@ __device__ __forceinline__ uint32_t silu_narrow2(float a, float b) {
 
 // silu_narrow2 over N pairs, the bf16 first or the f16 second estimate (SiluRare::second):
 // every pair's estimate and test first, in straight-line code, then one branch for the
-// batch, behind which each pair that failed goes through silu_narrow2 again. With a branch
+// batch, behind which each pair that failed takes its finish (silu_pair_finish). With a branch
 // per pair, ptxas could not interleave one pair's dependent chain with the next's.
 template <Elem E, int N>
 __device__ __forceinline__ void silu_narrow2_batch(const float (&a)[N], const float (&b)[N], uint32_t (&out)[N]) {
   static_assert(E != Elem::f32, "a 16-bit type");
-  bool clear[N], all = true;
+  SiluPairTest t[N];
+  bool all = true;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
-    uint32_t ta = 0, tb = 0;
-    clear[i] = silu_pair_clear<E>(a[i], b[i], ta, tb, &out[i]);
-    if constexpr (E == Elem::bf16) out[i] = silu_pair_bf16_bits(ta, tb);
-    all &= clear[i];
+    t[i] = silu_pair_test<E, SiluRare::second>(a[i], b[i]);
+    out[i] = t[i].pair;
+    all &= t[i].clear;
   }
   if (!all) {
 #pragma unroll
     for (int i = 0; i < N; ++i)
-      if (!clear[i]) out[i] = silu_narrow2<E, SiluRare::second>(a[i], b[i]);
+      if (!t[i].clear) out[i] = silu_pair_finish<E, SiluRare::second>(t[i]);
   }
 }
 
