@@ -306,26 +306,6 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
   return silu_narrow2_rare_exact<E>(a, b, ta, tb);
 }
 
-// The first test of a pair (silu_pair_test's): true where both results are known from it. bf16 tests the first estimate (ta and tb are its test words, the
-// narrowings in their high halves, packed by silu_pair_bf16_bits); f16, which tests the second
-// estimate first, leaves ta and tb as they are and writes the packed pair to *f16_pair where
-// it passes.
-template <Elem E>
-__device__ __forceinline__ bool silu_pair_clear(float a, float b, uint32_t& ta, uint32_t& tb, uint32_t* f16_pair) {
-  const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
-  if constexpr (E == Elem::bf16) {
-    ta = vt::math::bf16_test_word(silu_estimate(a), kSiluSlack);
-    tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
-    return in_range & vt::math::bf16_word_clear(ta, kSiluSlack) & vt::math::bf16_word_clear(tb, kSiluSlack);
-  } else {
-    return in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b), kSiluRefinedSlack,
-                                                f16_pair);
-  }
-}
-__device__ __forceinline__ uint32_t silu_pair_bf16_bits(uint32_t ta, uint32_t tb) {
-  return __byte_perm(ta, tb, 0x7632);  // the high halves, a's low
-}
-
 // silu_narrow2 in two steps: a pair's first test (silu_pair_test), then one rarely taken
 // branch to its rare path (silu_pair_finish). Written so, f16's kernels kept fewer predicates
 // and spilled less than with a return inside each type's test (SASS), and f16 at T = 16384
@@ -340,9 +320,13 @@ struct SiluPairTest {
 template <Elem E, SiluRare R>
 __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
   SiluPairTest p{a, b, 0, 0, 0, false};
+  const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
   if constexpr (E == Elem::bf16) {
-    p.clear = silu_pair_clear<E>(a, b, p.ta, p.tb, nullptr);
-    p.pair = silu_pair_bf16_bits(p.ta, p.tb);
+    // The first estimate's test words, each narrowing in its high half.
+    p.ta = vt::math::bf16_test_word(silu_estimate(a), kSiluSlack);
+    p.tb = vt::math::bf16_test_word(silu_estimate(b), kSiluSlack);
+    p.clear = in_range & vt::math::bf16_word_clear(p.ta, kSiluSlack) & vt::math::bf16_word_clear(p.tb, kSiluSlack);
+    p.pair = __byte_perm(p.ta, p.tb, 0x7632);  // the high halves, a's low
   } else if constexpr (R == SiluRare::second || R == SiluRare::second_call) {
     // f16's first test fails some eight times as often as bf16's (1.2% of the elements at
     // the slack of 48 then, so more than half of a warp's packets), so where the caller takes
@@ -350,9 +334,9 @@ __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
     // what it leaves exact: 1.26 times as fast as the first estimate at T = 16384, and 1.13
     // against the first with the second behind it; the pair's one conversion, 1.11 more (H200,
     // seventeenth session).
-    p.clear = silu_pair_clear<E>(a, b, p.ta, p.tb, &p.pair);
+    p.clear = in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b),
+                                                   kSiluRefinedSlack, &p.pair);
   } else {  // the kernels that take neither (the update, other weights) were not timed with them
-    const bool in_range = (fabsf(a) <= kSiluFastMax) & (fabsf(b) <= kSiluFastMax);  // NaN fails
     uint16_t na = 0, nb = 0;
     p.clear = in_range & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na) &
               narrow_if_clear<E>(silu_estimate(b), kSiluSlack, &nb);
