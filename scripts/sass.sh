@@ -56,8 +56,9 @@ import re, sys
 def functions(path):
     found = {}
     for part in open(path).read().split("Function : ")[1:]:
-        # The anonymous namespace's mangled tag depends on the file's path: left out.
-        name = re.sub(r"_GLOBAL__N__\w+?_cu_[0-9a-f]{8}", "(anon)", part.split("\n", 1)[0].strip())
+        # The anonymous namespace's mangled tag depends on the file's path: left out. Some
+        # files' tags end in "_<number>", run together with the next name's length: both go.
+        name = re.sub(r"_GLOBAL__N__\w+?_cu_[0-9a-f]{8}(?:_\d+)?", "(anon)", part.split("\n", 1)[0].strip())
         found[name] = [m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s*(.*?);", part)]
     return found
 tree, base = functions(sys.argv[1]), functions(sys.argv[2])
