@@ -310,8 +310,9 @@ __device__ __noinline__ uint32_t silu_narrow2_rare_exact_call(float a, float b, 
 // branch to its rare path (silu_pair_finish). Written so, f16's kernels kept fewer predicates
 // and spilled less than with a return inside each type's test (SASS), and f16 at T = 16384
 // took 1/1.05 of the time (H200, thirtieth session). bf16 packs its pair from the test words
-// before the branch, not behind it: 256 short sequences 1.006 to 1.024 times as fast, the
-// rest 1.000 to 1.005 (H200, thirty-first session).
+// before the branch, not behind it: 256 short sequences 1.006 to 1.024 times as fast, T = 256
+// (the one-sequence kernel's batch) 1.031 to 1.035, the rest 1.000 to 1.005 (H200,
+// thirty-first session).
 struct SiluPairTest {
   float a, b;
   uint32_t ta, tb, pair;  // pair: both results, packed, where `clear`
