@@ -9,9 +9,10 @@
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
 # and table (with the host overhead of each call after it), the parity log, vt-info (and
-# vt-demo's table after it), gpu.txt (the card, and its clocks during the bench),
-# strip-copy.txt (the conv's access pattern as a plain copy, backends/cuda/bench/strip_copy.cu)
-# and small-copy.txt (the small cases' bytes as a plain copy, backends/cuda/bench/small_copy.cu).
+# vt-demo's table after it), gpu.txt (the card, each check's verdict, and its clocks during
+# the bench), strip-copy.txt (the conv's access pattern as a plain copy,
+# backends/cuda/bench/strip_copy.cu) and small-copy.txt (the small cases' bytes as a plain
+# copy, backends/cuda/bench/small_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
@@ -60,26 +61,44 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 "$build/bin/vt-info" | tee "$out/vt-info.txt"
 
 status=0
+# Each check's verdict goes to the console and to gpu.txt, which comes back from the device
+# even when the console's output is cut (a caller's head or tail, the device tool's 12,000
+# characters), and its log to $logs (the parity log to $OUT); a failure also shows the log's end.
+check() {  # NAME LOG COMMAND...
+  local name=$1 log=$2
+  shift 2
+  if "$@" >"$log" 2>&1; then
+    echo "$name: passed" | tee -a "$out/gpu.txt"
+  else
+    echo "$name: FAILED" | tee -a "$out/gpu.txt"
+    tail -20 "$log"
+    status=1
+  fi
+}
 if [ "$tests" = 1 ]; then
   # The main job (README) on every device this machine loads, kept after vt-info's listing.
   { echo; "$build/bin/vt-demo"; } 2>&1 | tee -a "$out/vt-info.txt" || status=1
-  "$build/bin/geometry_test" >"$logs/geometry.log" 2>&1 && echo "geometry_test: passed" || { echo "geometry_test: FAILED"; tail -20 "$logs/geometry.log"; status=1; }
-  "$build/bin/cuda_math_test" >"$logs/cuda_math.log" 2>&1 && echo "cuda_math_test: passed" || status=1
+  check geometry_test "$logs/geometry.log" "$build/bin/geometry_test"
+  check cuda_math_test "$logs/cuda_math.log" "$build/bin/cuda_math_test"
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/cuda_math.log"
-  "$build/bin/rocm_math_test" >"$logs/rocm_math.log" 2>&1 && echo "rocm_math_test: passed" || status=1
+  check rocm_math_test "$logs/rocm_math.log" "$build/bin/rocm_math_test"
   grep -E "inputs|OK|FAILED|Failure|first at" "$logs/rocm_math.log"
-  "$build/bin/cuda_strip_copy" --check-only >"$logs/strip_copy.log" 2>&1 && echo "cuda_strip_copy --check-only: passed" || { echo "cuda_strip_copy --check-only: FAILED"; tail -5 "$logs/strip_copy.log"; status=1; }
-  "$build/bin/cuda_small_copy" --check-only >"$logs/small_copy.log" 2>&1 && echo "cuda_small_copy --check-only: passed" || { echo "cuda_small_copy --check-only: FAILED"; tail -5 "$logs/small_copy.log"; status=1; }
-  "$build/bin/parity_test" >"$out/parity.log" 2>&1 && echo "parity_test: passed" || status=1
+  check "cuda_strip_copy --check-only" "$logs/strip_copy.log" "$build/bin/cuda_strip_copy" --check-only
+  check "cuda_small_copy --check-only" "$logs/small_copy.log" "$build/bin/cuda_small_copy" --check-only
+  check parity_test "$out/parity.log" "$build/bin/parity_test"
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |^  [a-z]+: |arm\(s\)" "$out/parity.log" | head -40
   sed -n '/^parity by device and op/,$p' "$out/parity.log" | head -40
 fi
 
-if [ "$sanitize" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/bin/parity_test" --gtest_filter="$sanitizer_filter" \
-      >"$logs/sanitizer-$tool.log" 2>&1 && echo "compute-sanitizer $tool: clean" || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$logs/sanitizer-$tool.log"; status=1; }
-  done
+if [ "$sanitize" = 1 ]; then
+  if command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+      check "compute-sanitizer $tool" "$logs/sanitizer-$tool.log" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$build/bin/parity_test" --gtest_filter="$sanitizer_filter"
+    done
+  else
+    echo "compute-sanitizer: not on this machine's PATH, both checks skipped" | tee -a "$out/gpu.txt"
+  fi
 fi
 
 if [ "$bench" = 1 ]; then
