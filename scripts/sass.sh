@@ -49,71 +49,74 @@ compile() {  # source tree, output stem: the tree's FILE.cu with that tree's fla
 }
 compile . "$out/$name"
 
-if [ -n "$base" ]; then
-  compile "$base" "$out/$name.base"
-  python3 - "$out/$name.sass" "$out/$name.base.sass" "$kernel" <<'EOF'
+# One reader of SASS for both modes: `compare TREE BASE WANT` or `list SASS PTXAS WANT`.
+read_sass() {
+  python3 - "$@" <<'EOF'
 import re, sys
-def functions(path):
-    found = {}
+def functions(path):  # [(mangled name, [(address, instruction)])] in the file's order
+    found = []
     for part in open(path).read().split("Function : ")[1:]:
+        code = [(int(m.group(1), 16), m.group(2)) for m in re.finditer(r"/\*([0-9a-f]{4,})\*/\s*(.*?);", part)]
+        found.append((part.split("\n", 1)[0].strip(), code))
+    return found
+
+def compare(tree_path, base_path, want):
+    def by_name(path):
         # The anonymous namespace's mangled tag depends on the file's path: left out. Some
         # files' tags end in "_<number>", run together with the next name's length: both go.
-        name = re.sub(r"_GLOBAL__N__\w+?_cu_[0-9a-f]{8}(?:_\d+)?", "(anon)", part.split("\n", 1)[0].strip())
-        found[name] = [m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s*(.*?);", part)]
-    return found
-tree, base = functions(sys.argv[1]), functions(sys.argv[2])
-names = sorted(n for n in set(tree) | set(base) if sys.argv[3] in n)
-differ = [n for n in names if tree.get(n) != base.get(n)]
-print(f"{len(names)} functions: {len(names) - len(differ)} identical, {len(differ)} differ")
-for n in differ:
-    where = "" if n in tree and n in base else (" (only in this tree)" if n in tree else " (only in the base)")
-    print(f"  differs: {n}{where}")
-EOF
-  exit 0
-fi
+        return {re.sub(r"_GLOBAL__N__\w+?_cu_[0-9a-f]{8}(?:_\d+)?", "(anon)", name): [i for _, i in code]
+                for name, code in functions(path)}
+    tree, base = by_name(tree_path), by_name(base_path)
+    names = sorted(n for n in set(tree) | set(base) if want in n)
+    differ = [n for n in names if tree.get(n) != base.get(n)]
+    print(f"{len(names)} functions: {len(names) - len(differ)} identical, {len(differ)} differ")
+    for n in differ:
+        where = "" if n in tree and n in base else (" (only in this tree)" if n in tree else " (only in the base)")
+        print(f"  differs: {n}{where}")
 
-python3 - "$out/$name.sass" "$out/$name.ptxas" "$kernel" <<'EOF'
-import re, sys
-sass_path, ptxas_path, want = sys.argv[1:4]
-regs, spills = {}, {}  # mangled name -> registers; -> "stores/loads bytes"
-entry = props = None  # ptxas names the kernel being compiled, then each function's properties
-for line in open(ptxas_path):
-    m = re.search(r"Compiling entry function '(\S+)'", line)
-    if m:
-        entry = m.group(1)
-    m = re.search(r"Function properties for (\S+)", line)
-    if m:
-        props = m.group(1)
-    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
-    if m and props:
-        spills[props] = f"{m.group(1)}/{m.group(2)}"
-    m = re.search(r"Used (\d+) registers", line)
-    if m and entry:
-        regs[entry] = m.group(1)
-usage = {n: f"{regs[n]} registers, spills {spills.get(n, '?')} bytes (stores/loads)" for n in regs}
-functions = open(sass_path).read().split("Function : ")[1:]
-for part in functions:
-    fname = part.split("\n", 1)[0].strip()
-    if want and want not in fname:
-        continue
-    print(f"{fname}: {usage.get(fname, '?')}")
-    if not want:
-        continue
-    code = []
-    for line in part.split("\n"):
-        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?);", line)
+def listing(sass_path, ptxas_path, want):
+    regs, spills = {}, {}  # mangled name -> registers; -> "stores/loads bytes"
+    entry = props = None  # ptxas names the kernel being compiled, then each function's properties
+    for line in open(ptxas_path):
+        m = re.search(r"Compiling entry function '(\S+)'", line)
         if m:
-            code.append((int(m.group(1), 16), m.group(2)))
-    print(f"  {len(code)} instructions")
-    for addr, ins in code:
-        m = re.search(r"BRA (?:`\(\.L_x_\d+\) )?0x([0-9a-f]+)", ins)
-        if not m or int(m.group(1), 16) > addr:
+            entry = m.group(1)
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
+            props = m.group(1)
+        m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and props:
+            spills[props] = f"{m.group(1)}/{m.group(2)}"
+        m = re.search(r"Used (\d+) registers", line)
+        if m and entry:
+            regs[entry] = m.group(1)
+    usage = {n: f"{regs[n]} registers, spills {spills.get(n, '?')} bytes (stores/loads)" for n in regs}
+    for fname, code in functions(sass_path):
+        if want and want not in fname:
             continue
-        body = [i for a, i in code if int(m.group(1), 16) <= a <= addr]
-        ops = {}
-        for i in body:
-            op = re.sub(r"^@!?U?P\w+\s+", "", i).split(" ")[0].split(".")[0]
-            ops[op] = ops.get(op, 0) + 1
-        top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:12])
-        print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({top})")
+        print(f"{fname}: {usage.get(fname, '?')}")
+        if not want:
+            continue
+        print(f"  {len(code)} instructions")
+        for addr, ins in code:
+            m = re.search(r"BRA (?:`\(\.L_x_\d+\) )?0x([0-9a-f]+)", ins)
+            if not m or int(m.group(1), 16) > addr:
+                continue
+            body = [i for a, i in code if int(m.group(1), 16) <= a <= addr]
+            ops = {}
+            for i in body:
+                op = re.sub(r"^@!?U?P\w+\s+", "", i).split(" ")[0].split(".")[0]
+                ops[op] = ops.get(op, 0) + 1
+            top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:12])
+            print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({top})")
+
+(compare if sys.argv[1] == "compare" else listing)(*sys.argv[2:5])
 EOF
+}
+
+if [ -n "$base" ]; then
+  compile "$base" "$out/$name.base"
+  read_sass compare "$out/$name.sass" "$out/$name.base.sass" "$kernel"
+else
+  read_sass list "$out/$name.sass" "$out/$name.ptxas" "$kernel"
+fi
