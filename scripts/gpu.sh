@@ -67,12 +67,12 @@ status=0
 # A GoogleTest binary passes with skipped tests too (a GPU test skips where its plugin did not
 # load), so the verdict counts them.
 check() {  # NAME LOG COMMAND...
-  local name=$1 log=$2 skipped
+  local name=$1 log=$2 skipped verdict=passed
   shift 2
   if "$@" >"$log" 2>&1; then
     skipped=$(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$log" || true)
-    if [ "$skipped" -gt 0 ]; then name="$name: passed, $skipped tests skipped"; else name="$name: passed"; fi
-    echo "$name" | tee -a "$out/gpu.txt"
+    [ "$skipped" = 0 ] || verdict="passed (skipped: $skipped)"
+    echo "$name: $verdict" | tee -a "$out/gpu.txt"
   else
     echo "$name: FAILED" | tee -a "$out/gpu.txt"
     tail -20 "$log"
