@@ -60,6 +60,27 @@ void mem_free(uint32_t device, vt_mem mem) {
   if (use_device(static_cast<int>(device)) == VT_OK) cudaFree(mem);
 }
 
+// Page-locked and portable (every device's copies use it without staging); cudaHostAlloc
+// returns page-aligned memory.
+vt_status host_alloc(uint32_t device, uint64_t bytes, void** out) {
+  const vt_status s = use_device(static_cast<int>(device));
+  if (s != VT_OK) return s;
+  void* p = nullptr;
+  const cudaError_t err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    return fail(VT_STATUS_OUT_OF_MEMORY,
+                "cuda: cudaHostAlloc of " + std::to_string(bytes) + " bytes: out of page-locked host memory");
+  }
+  VT_CUDA_TRY(err, "cudaHostAlloc");
+  *out = p;
+  return VT_OK;
+}
+
+void host_free(uint32_t device, void* p) {
+  if (use_device(static_cast<int>(device)) == VT_OK) cudaFreeHost(p);
+}
+
 vt_status queue_create(uint32_t device, vt_queue* out) {
   const vt_status s = use_device(static_cast<int>(device));
   if (s != VT_OK) return s;
@@ -230,6 +251,8 @@ const vt_device_api kDeviceApi = [] {
   d.capture_end = capture_end;
   d.graph_launch = graph_launch;
   d.graph_destroy = graph_destroy;
+  d.host_alloc = host_alloc;
+  d.host_free = host_free;
   return d;
 }();
 

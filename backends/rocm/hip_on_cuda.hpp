@@ -28,6 +28,7 @@ inline constexpr hipStreamCaptureMode hipStreamCaptureModeThreadLocal = cudaStre
 inline constexpr hipMemcpyKind hipMemcpyHostToDevice = cudaMemcpyHostToDevice;
 inline constexpr hipMemcpyKind hipMemcpyDeviceToHost = cudaMemcpyDeviceToHost;
 inline constexpr hipMemcpyKind hipMemcpyDeviceToDevice = cudaMemcpyDeviceToDevice;
+inline constexpr unsigned int hipHostMallocPortable = cudaHostAllocPortable;
 
 // The device properties the backend reads; gcnArchName carries the compute capability.
 struct hipDeviceProp_t {
@@ -67,6 +68,8 @@ inline const char* hipGetErrorName(hipError_t err) { return cudaGetErrorName(err
 inline const char* hipGetErrorString(hipError_t err) { return cudaGetErrorString(err); }
 inline hipError_t hipMalloc(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
 inline hipError_t hipFree(void* p) { return cudaFree(p); }
+inline hipError_t hipHostMalloc(void** p, size_t bytes, unsigned int flags) { return cudaHostAlloc(p, bytes, flags); }
+inline hipError_t hipHostFree(void* p) { return cudaFreeHost(p); }
 inline hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t s) {
   return cudaMemsetAsync(dst, value, bytes, s);
 }

@@ -1,4 +1,4 @@
-// The ROCm devices: count, properties and device memory.
+// The ROCm devices: count, properties, device memory and page-locked host memory.
 #include <algorithm>
 #include <cstring>
 
@@ -63,6 +63,25 @@ void mem_free(uint32_t device, vt_mem mem) {
   if (use_device(static_cast<int>(device)) == VT_OK) (void)hipFree(mem);
 }
 
+// Page-locked and portable (every device's copies use it without staging), page-aligned.
+vt_status host_alloc(uint32_t device, uint64_t bytes, void** out) {
+  if (const vt_status s = use_device(static_cast<int>(device)); s != VT_OK) return s;
+  void* p = nullptr;
+  const hipError_t err = hipHostMalloc(&p, bytes, hipHostMallocPortable);
+  if (err == hipErrorOutOfMemory) {
+    (void)hipGetLastError();
+    return fail(VT_STATUS_OUT_OF_MEMORY,
+                "rocm: hipHostMalloc of " + std::to_string(bytes) + " bytes: out of page-locked host memory");
+  }
+  VT_HIP_TRY(err, "hipHostMalloc");
+  *out = p;
+  return VT_OK;
+}
+
+void host_free(uint32_t device, void* p) {
+  if (use_device(static_cast<int>(device)) == VT_OK) (void)hipHostFree(p);
+}
+
 }  // namespace
 
 const vt_device_api kDeviceApi = [] {
@@ -75,6 +94,8 @@ const vt_device_api kDeviceApi = [] {
   d.mem_alloc = mem_alloc;
   d.mem_free = mem_free;
   d.mem_host_ptr = nullptr;
+  d.host_alloc = host_alloc;
+  d.host_free = host_free;
   fill_queue_entries(d);
   return d;
 }();

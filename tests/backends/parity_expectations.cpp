@@ -23,7 +23,7 @@ constexpr const char* kFlushedSubnormals =
 const std::vector<BackendExpectation>& backend_expectations() {
   static const std::vector<BackendExpectation> table = {
       // The fast provider (above the scalar reference and its own baseline variant).
-      {"cpu", {Tolerance::Mode::bitwise, 0}, every_op("fast"), {}, {}},
+      {"cpu", {Tolerance::Mode::bitwise, 0}, every_op("fast"), {}, {}, false},
       {"cuda",
        {Tolerance::Mode::bitwise, 0},
        {{VT_OP_CAUSAL_CONV1D_FWD, "cuda.conv_fwd"},
@@ -33,7 +33,8 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_GATING, "cuda.gating"},
         {VT_OP_GDN_SPLIT, "cuda.split"}},
        {},
-       {}},
+       {},
+       true},
       // Bit-identical: HIP kernels with explicit fma, no contraction, IEEE division and
       // square root, and the canonical reduction over 32-lane groups on any wavefront size.
       {"rocm",
@@ -45,7 +46,8 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_GATING, "rocm.gating"},
         {VT_OP_GDN_SPLIT, "rocm.split"}},
        {},
-       {}},
+       {},
+       true},
       // Bit-identical: the shaders round exactly like the reference even where the driver's
       // fma is not fused (lavapipe), division and square root are corrected to IEEE. A device
       // that flushes f32 subnormals (NVIDIA's driver, even under DenormPreserve) cannot be:
@@ -62,7 +64,8 @@ const std::vector<BackendExpectation>& backend_expectations() {
        {},
        {{"post_special_rows_f32", kFlushedSubnormals, true},
         {"post_special_rows_bf16", kFlushedSubnormals, true},  // f16 cannot hold those values: it passes
-        {"l2n_special_rows*", kFlushedSubnormals, true}}},
+        {"l2n_special_rows*", kFlushedSubnormals, true}},
+       false},
   };
   return table;
 }

@@ -32,6 +32,7 @@ struct BackendExpectation {
   std::vector<std::pair<vt_op_id, std::string>> providers;  // the provider name each op must report
   std::vector<CaseRule> unsupported;        // skipped, with the reason
   std::vector<CaseRule> expected_failures;  // run: a failure is a skip, a pass fails (it is news)
+  bool pinned_host = false;  // Device::alloc_host gives page-locked memory (the plugin's own)
 };
 
 // The table (tests/backends/parity_expectations.cpp).

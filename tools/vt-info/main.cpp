@@ -25,6 +25,7 @@ std::string caps_text(const vt::DeviceProperties& p) {
   add(p.graph_capture, "graph-capture");
   add(p.storage_16bit, "16bit-storage");
   add(p.flushes_subnormals, "flushes-subnormals");
+  add(p.pinned_host, "pinned-host");
   return s.empty() ? "none" : s;
 }
 
@@ -117,7 +118,8 @@ void print_json(vt::Runtime& rt, const std::string& load_error) {
          ", \"second_queue\": " + (p.second_queue ? "true" : "false") +
          ", \"graph_capture\": " + (p.graph_capture ? "true" : "false") +
          ", \"storage_16bit\": " + (p.storage_16bit ? "true" : "false") +
-         ", \"flushes_subnormals\": " + (p.flushes_subnormals ? "true" : "false") + "}";
+         ", \"flushes_subnormals\": " + (p.flushes_subnormals ? "true" : "false") +
+         ", \"pinned_host\": " + (p.pinned_host ? "true" : "false") + "}";
   }
   j += "\n  ],\n  \"ops\": {";
   first = true;

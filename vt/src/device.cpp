@@ -1,6 +1,7 @@
 // Public handles over a plugin's device table; every status is checked here.
 #include "vt/device.hpp"
 
+#include <new>
 #include <string>
 #include <utility>
 
@@ -43,6 +44,25 @@ Buffer Device::alloc(uint64_t bytes) const {
   return Buffer(rec_, mem, bytes);
 }
 
+// Where the backend offers no host memory of its own, HostBuffer's memory is the core's,
+// aligned as the ABI promises a plugin's to be.
+constexpr std::align_val_t kHostAlign{64};
+
+HostBuffer Device::alloc_host(uint64_t bytes) const {
+  const auto& d = need(rec_, "alloc_host");
+  if (bytes == 0) return HostBuffer(rec_, nullptr, 0, false);
+  const std::string what = "alloc_host of " + std::to_string(bytes) + " bytes";
+  if (d.plugin->host_alloc) {
+    void* p = nullptr;
+    detail::check(d.plugin->host_alloc(d.index, bytes, &p), d, what.c_str());
+    if (!p) throw Error(Status::internal, d.name + ": " + what + ": the plugin reported success and no memory");
+    return HostBuffer(rec_, p, bytes, true);
+  }
+  void* p = ::operator new(static_cast<size_t>(bytes), kHostAlign, std::nothrow);
+  if (!p) throw Error(Status::out_of_memory, d.name + ": " + what + ": out of host memory");
+  return HostBuffer(rec_, p, bytes, false);
+}
+
 Queue Device::create_queue() const {
   const auto& d = need(rec_, "create_queue");
   vt_queue q = nullptr;
@@ -82,6 +102,35 @@ void Buffer::release() noexcept {
 void* Buffer::host_ptr() const {
   if (!rec_ || !mem_ || !rec_->api().mem_host_ptr) return nullptr;
   return rec_->api().mem_host_ptr(mem_);
+}
+
+// --- HostBuffer
+
+HostBuffer::HostBuffer(HostBuffer&& o) noexcept
+    : rec_(std::exchange(o.rec_, nullptr)),
+      data_(std::exchange(o.data_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)),
+      pinned_(std::exchange(o.pinned_, false)) {}
+
+HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
+  if (this != &o) {
+    release();
+    rec_ = std::exchange(o.rec_, nullptr);
+    data_ = std::exchange(o.data_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+    pinned_ = std::exchange(o.pinned_, false);
+  }
+  return *this;
+}
+
+HostBuffer::~HostBuffer() { release(); }
+
+void HostBuffer::release() noexcept {
+  if (data_) {
+    if (pinned_) rec_->plugin->host_free(rec_->index, data_);
+    else ::operator delete(data_, kHostAlign);
+  }
+  data_ = nullptr;
 }
 
 // --- Event

@@ -113,6 +113,10 @@ void check_device_api(const vt_device_api* dev) {
   };
   for (const auto& [name, fn] : required)
     if (!fn) throw Skip{std::string("device table entry '") + name + "' is missing"};
+  // ABI 1.1's host memory, where the table reaches it: both entries or neither.
+  if (dev->struct_size >= VT_DEVICE_API_V1_1_SIZE && !dev->host_alloc != !dev->host_free)
+    throw Skip{std::string("device table entry '") + (dev->host_alloc ? "host_free" : "host_alloc") +
+               "' is missing (host_alloc and host_free come together)"};
 }
 
 // Providers the core will register; a newer-minor plugin's unknown ops are left out with a note.
@@ -248,7 +252,11 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
         throw Skip{std::string("device enumeration threw: ") + e.what()};
       }
       report.device_count = static_cast<uint32_t>(props.size());
-      loaded.push_back({path, report.backend, api, api->devices, providers, std::move(props)});
+      // Entries past a table's struct_size are not read: an ABI 1.0 table ends before these.
+      const vt_device_api* dev = api->devices;
+      const bool host_memory = dev->struct_size >= VT_DEVICE_API_V1_1_SIZE && dev->host_alloc;
+      loaded.push_back({path, report.backend, api, dev, providers, std::move(props),
+                        host_memory ? dev->host_alloc : nullptr, host_memory ? dev->host_free : nullptr});
       report.loaded = true;
       log(LogLevel::debug, "loaded plugin '" + report.backend + "' from " + path);
     } catch (const Skip& s) {

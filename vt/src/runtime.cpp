@@ -97,6 +97,7 @@ void Runtime::load() {
         d.slot = slot++;
         d.name = p.backend + ":" + std::to_string(i);
         d.props = to_properties(p.devices[i]);
+        d.props.pinned_host = p.host_alloc != nullptr;  // from the table, not a capability bit
       }
     }
     impl_->load_error = check_required(impl_->knobs, impl_->reports);

@@ -19,6 +19,9 @@ struct LoadedPlugin {
   const vt_device_api* dev = nullptr;
   std::vector<const vt_provider_desc*> providers;  // checked, known ops only
   std::vector<vt_device_props> devices;
+  // The device table's ABI 1.1 host memory entries, or null where it has none.
+  vt_status (*host_alloc)(uint32_t device, uint64_t bytes, void** out) = nullptr;
+  void (*host_free)(uint32_t device, void* ptr) = nullptr;
 };
 
 struct DeviceRecord {

@@ -8,6 +8,9 @@
 //   FAULT_SHORT_TABLE  struct_size ends before provider_count
 //   FAULT_INIT         one of the InitFault values below
 //   FAULT_UNKNOWN_OP   adds a provider for an op id no core knows
+//   FAULT_DEVICE_ABI_1_0  the device table is ABI 1.0's (struct_size ends before host_alloc,
+//                      whose entries are set anyway and fail if the core calls them)
+//   FAULT_HOST_ALLOC_ONLY  host_alloc without host_free
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -40,6 +43,8 @@ constexpr uint32_t kUnknownOp = 99;
 constexpr int32_t kFastMark = 1, kRefMark = 2;
 // The fast provider handles at most this many elements and declines the rest.
 constexpr int64_t kFastMaxElems = 4;
+// host_alloc's limit: larger requests fail as out of memory, with a message.
+constexpr uint64_t kHostAllocMax = 1u << 20;
 
 vt_status fail(const vt_host_api* host, vt_status s, const char* message) {
   if (host) host->set_error(message);
@@ -70,6 +75,23 @@ vt_status mem_alloc(uint32_t device, uint64_t bytes, vt_mem* out) {
 void mem_free(uint32_t, vt_mem mem) { std::free(mem); }
 void* mem_host_ptr(vt_mem mem) { return mem; }
 char* at(vt_mem mem, uint64_t offset) { return reinterpret_cast<char*>(mem) + offset; }
+
+// The host table of the latest init, for host_alloc's error message (several runtimes may
+// init the plugin, from several threads).
+std::atomic<const vt_host_api*> g_host{nullptr};
+
+vt_status host_alloc(uint32_t device, uint64_t bytes, void** out) {
+#ifdef FAULT_DEVICE_ABI_1_0
+  (void)device, (void)bytes, (void)out;
+  return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": host_alloc is past this ABI 1.0 table's end");
+#else
+  if (device != 0 || !out) return VT_STATUS_INVALID_ARGUMENT;
+  if (bytes > kHostAllocMax) return fail(g_host.load(), VT_STATUS_OUT_OF_MEMORY, FAULT_BACKEND ": host_alloc over 1 MiB");
+  *out = std::aligned_alloc(64, (bytes + 63) / 64 * 64);  // never freed, LeakSanitizer would say
+  return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
+#endif
+}
+void host_free(uint32_t, void* p) { std::free(p); }
 
 vt_status queue_create(uint32_t, vt_queue* out) {
   *out = new (std::nothrow) vt_queue_s;
@@ -131,6 +153,15 @@ const vt_device_api kDevices = [] {
   d.queue_wait_event = queue_wait_event;
   d.event_sync = event_sync;
   d.event_elapsed_ms = event_elapsed_ms;
+  d.host_alloc = host_alloc;
+  d.host_free = host_free;
+#ifdef FAULT_DEVICE_ABI_1_0
+  d.abi_minor = 0;
+  d.struct_size = VT_DEVICE_API_V1_SIZE;
+#endif
+#ifdef FAULT_HOST_ALLOC_ONLY
+  d.host_free = nullptr;
+#endif
   return d;
 }();
 
@@ -180,7 +211,8 @@ const vt_provider_desc kProviders[] = {
 #endif
 };
 
-vt_init_result init(const vt_host_api*, char* reason, size_t reason_size) {
+vt_init_result init(const vt_host_api* host, char* reason, size_t reason_size) {
+  g_host.store(host);
   switch (FAULT_INIT) {
     case kInitUnavailable:
       std::strncpy(reason, "no test device", reason_size - 1);

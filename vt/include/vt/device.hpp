@@ -1,6 +1,7 @@
 // Devices, memory, queues, events and captured graphs: thin handles over a plugin's tables.
-// A Device is a cheap copyable handle owned by the Runtime; Buffer, Queue, Event and Graph
-// own their plugin object and release it on destruction (move-only).
+// A Device is a cheap copyable handle owned by the Runtime; Buffer, HostBuffer, Queue, Event
+// and Graph own their plugin object (a HostBuffer perhaps the core's memory) and release it
+// on destruction (move-only).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@ namespace vt {
 
 class Runtime;
 class Buffer;
+class HostBuffer;
 class Queue;
 class Event;
 class TensorView;
@@ -24,6 +26,7 @@ struct VT_API DeviceProperties {
   uint32_t compute_major = 0, compute_minor = 0, compute_units = 0, subgroup_size = 0;
   bool unified_memory = false, async_readback = false, second_queue = false,
        graph_capture = false, storage_16bit = false, flushes_subnormals = false;
+  bool pinned_host = false;  // Device::alloc_host gives page-locked memory (HostBuffer::pinned)
   vt_device_props raw{};
 };
 
@@ -39,6 +42,11 @@ class VT_API Device {
   Runtime& runtime() const;
 
   Buffer alloc(uint64_t bytes) const;
+  // Host memory for this device's uploads and downloads: page-locked by the backend where
+  // it offers that (properties().pinned_host), so that a queue's copies from and into it
+  // return before they complete and overlap other work; else ordinary host memory, with
+  // which copies work the same but may wait for the device. Zero bytes give an empty one.
+  HostBuffer alloc_host(uint64_t bytes) const;
   Queue create_queue() const;
   Event create_event() const;
 
@@ -70,6 +78,31 @@ class VT_API Buffer {
   const detail::DeviceRecord* rec_ = nullptr;
   vt_mem mem_ = nullptr;
   uint64_t bytes_ = 0;
+};
+
+// Host memory from Device::alloc_host, freed by the side that allocated it.
+class VT_API HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(const detail::DeviceRecord* rec, void* data, uint64_t bytes, bool pinned)
+      : rec_(rec), data_(data), bytes_(bytes), pinned_(pinned) {}
+  HostBuffer(HostBuffer&& o) noexcept;
+  HostBuffer& operator=(HostBuffer&& o) noexcept;
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer();
+
+  void* data() const { return data_; }
+  uint64_t size() const { return bytes_; }
+  bool pinned() const { return pinned_; }  // page-locked by the backend (see alloc_host)
+  Device device() const { return Device(rec_); }
+
+ private:
+  void release() noexcept;
+  const detail::DeviceRecord* rec_ = nullptr;
+  void* data_ = nullptr;
+  uint64_t bytes_ = 0;
+  bool pinned_ = false;
 };
 
 class VT_API Event {

@@ -20,7 +20,8 @@ extern "C" {
 #endif
 
 #define VT_ABI_MAJOR 1u
-#define VT_ABI_MINOR 0u
+/* Minor versions: 1.1 added the device table's host_alloc and host_free. */
+#define VT_ABI_MINOR 1u
 #define VT_PLUGIN_ENTRY_SYMBOL "vt_plugin_entry"
 
 typedef enum vt_status {
@@ -181,6 +182,14 @@ typedef struct vt_device_api {
   vt_status (*capture_end)(vt_queue queue, vt_graph* out);
   vt_status (*graph_launch)(vt_graph graph, vt_queue queue);
   void (*graph_destroy)(vt_graph graph);
+
+  /* ABI 1.1, optional, both or neither: host memory for copies to and from the device that
+   * needs no staging (page-locked), so that a queue's copies from or into it return before
+   * they complete. host_alloc sets *out to at least `bytes` (> 0) of host memory, usable by
+   * every device of the plugin, aligned to 64 bytes at least. Without them the core serves
+   * Device::alloc_host with ordinary host memory. */
+  vt_status (*host_alloc)(uint32_t device, uint64_t bytes, void** out);
+  void (*host_free)(uint32_t device, void* ptr);
 } vt_device_api;
 
 /* The table a plugin's entry returns. */
@@ -200,6 +209,8 @@ typedef const vt_plugin_api* (*vt_plugin_entry_fn)(uint32_t core_abi_major, uint
 /* The smallest tables the core accepts for major version 1. */
 #define VT_PLUGIN_API_V1_SIZE ((uint32_t)(offsetof(vt_plugin_api, providers) + sizeof(void*)))
 #define VT_DEVICE_API_V1_SIZE ((uint32_t)(offsetof(vt_device_api, graph_destroy) + sizeof(void*)))
+/* The device table of ABI 1.1, with host_alloc and host_free. */
+#define VT_DEVICE_API_V1_1_SIZE ((uint32_t)(offsetof(vt_device_api, host_free) + sizeof(void*)))
 #define VT_PROVIDER_DESC_V1_SIZE ((uint32_t)(offsetof(vt_provider_desc, run) + sizeof(void*)))
 
 #if defined(__GNUC__)
