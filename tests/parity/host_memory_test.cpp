@@ -1,4 +1,4 @@
-// Host memory from Device::alloc_host on every loaded device (runtime.md, memory): page-locked
+// Host memory from Device::alloc_host on every loaded device (docs/runtime.md, Memory): page-locked
 // where the expectation table says the backend offers it (HostBuffer::pinned), ordinary host
 // memory elsewhere, and either way a source and destination of the queue's copies that gives
 // back every byte: random bytes (seeded, printed) uploaded from one host buffer, copied on the
