@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,13 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i * 7 + 3);
     q.upload(buf, 0, in.data(), in.size());
     q.download(out.data(), buf, 0, out.size());
+    // Into host memory from the device too: HostBuffer's symbols from the installed libvt.
+    vt::HostBuffer host = dev.alloc_host(256);
+    q.download(host.data(), buf, 0, host.size());
     q.sync();
     if (in != out) return fail("cpu:0 returned different bytes than were uploaded");
+    if (std::memcmp(host.data(), in.data(), in.size()) != 0)
+      return fail("cpu:0 downloaded other bytes into a HostBuffer");
     std::printf("vt_consumer: ok: %s (%s)\n", dev.name().c_str(), dev.properties().name.c_str());
   } catch (const vt::Error& e) {
     return fail(e.what());
