@@ -83,6 +83,10 @@ struct Skip {
   std::string reason;
 };
 
+// Whether a device table reaches ABI 1.1's host memory pair: the core reads no entry past a
+// table's struct_size, and an ABI 1.0 table ends before these.
+bool has_host_memory_entries(const vt_device_api* dev) { return dev->struct_size >= VT_DEVICE_API_V1_1_SIZE; }
+
 // The device table entries every plugin must fill; capture entries are optional.
 void check_device_api(const vt_device_api* dev) {
   if (!dev) throw Skip{"the plugin table has no device table"};
@@ -113,8 +117,8 @@ void check_device_api(const vt_device_api* dev) {
   };
   for (const auto& [name, fn] : required)
     if (!fn) throw Skip{std::string("device table entry '") + name + "' is missing"};
-  // ABI 1.1's host memory, where the table reaches it: both entries or neither.
-  if (dev->struct_size >= VT_DEVICE_API_V1_1_SIZE && !dev->host_alloc != !dev->host_free)
+  // ABI 1.1's host memory: both entries or neither.
+  if (has_host_memory_entries(dev) && !dev->host_alloc != !dev->host_free)
     throw Skip{std::string("device table entry '") + (dev->host_alloc ? "host_free" : "host_alloc") +
                "' is missing (host_alloc and host_free come together)"};
 }
@@ -252,9 +256,8 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
         throw Skip{std::string("device enumeration threw: ") + e.what()};
       }
       report.device_count = static_cast<uint32_t>(props.size());
-      // Entries past a table's struct_size are not read: an ABI 1.0 table ends before these.
       const vt_device_api* dev = api->devices;
-      const bool host_memory = dev->struct_size >= VT_DEVICE_API_V1_1_SIZE && dev->host_alloc;
+      const bool host_memory = has_host_memory_entries(dev) && dev->host_alloc;
       loaded.push_back({path, report.backend, api, dev, providers, std::move(props),
                         host_memory ? dev->host_alloc : nullptr, host_memory ? dev->host_free : nullptr});
       report.loaded = true;
