@@ -50,17 +50,17 @@ constexpr std::align_val_t kHostAlign{64};
 
 HostBuffer Device::alloc_host(uint64_t bytes) const {
   const auto& d = need(rec_, "alloc_host");
-  if (bytes == 0) return HostBuffer(rec_, nullptr, 0, false);
+  if (bytes == 0) return HostBuffer(rec_, nullptr, 0);
   const std::string what = "alloc_host of " + std::to_string(bytes) + " bytes";
-  if (d.plugin->host_alloc) {
+  if (d.props.pinned_host) {  // the plugin has host_alloc (Runtime::load)
     void* p = nullptr;
     detail::check(d.plugin->host_alloc(d.index, bytes, &p), d, what.c_str());
     if (!p) throw Error(Status::internal, d.name + ": " + what + ": the plugin reported success and no memory");
-    return HostBuffer(rec_, p, bytes, true);
+    return HostBuffer(rec_, p, bytes);
   }
   void* p = ::operator new(static_cast<size_t>(bytes), kHostAlign, std::nothrow);
   if (!p) throw Error(Status::out_of_memory, d.name + ": " + what + ": out of host memory");
-  return HostBuffer(rec_, p, bytes, false);
+  return HostBuffer(rec_, p, bytes);
 }
 
 Queue Device::create_queue() const {
@@ -107,10 +107,7 @@ void* Buffer::host_ptr() const {
 // --- HostBuffer
 
 HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : rec_(std::exchange(o.rec_, nullptr)),
-      data_(std::exchange(o.data_, nullptr)),
-      bytes_(std::exchange(o.bytes_, 0)),
-      pinned_(std::exchange(o.pinned_, false)) {}
+    : rec_(std::exchange(o.rec_, nullptr)), data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
 
 HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
   if (this != &o) {
@@ -118,16 +115,18 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
     rec_ = std::exchange(o.rec_, nullptr);
     data_ = std::exchange(o.data_, nullptr);
     bytes_ = std::exchange(o.bytes_, 0);
-    pinned_ = std::exchange(o.pinned_, false);
   }
   return *this;
 }
 
 HostBuffer::~HostBuffer() { release(); }
 
+// The memory's owner follows from the device's plugin, as alloc_host chose it.
+bool HostBuffer::pinned() const { return data_ && rec_->props.pinned_host; }
+
 void HostBuffer::release() noexcept {
   if (data_) {
-    if (pinned_) rec_->plugin->host_free(rec_->index, data_);
+    if (pinned()) rec_->plugin->host_free(rec_->index, data_);
     else ::operator delete(data_, kHostAlign);
   }
   data_ = nullptr;

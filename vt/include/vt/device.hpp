@@ -84,8 +84,7 @@ class VT_API Buffer {
 class VT_API HostBuffer {
  public:
   HostBuffer() = default;
-  HostBuffer(const detail::DeviceRecord* rec, void* data, uint64_t bytes, bool pinned)
-      : rec_(rec), data_(data), bytes_(bytes), pinned_(pinned) {}
+  HostBuffer(const detail::DeviceRecord* rec, void* data, uint64_t bytes) : rec_(rec), data_(data), bytes_(bytes) {}
   HostBuffer(HostBuffer&& o) noexcept;
   HostBuffer& operator=(HostBuffer&& o) noexcept;
   HostBuffer(const HostBuffer&) = delete;
@@ -94,7 +93,8 @@ class VT_API HostBuffer {
 
   void* data() const { return data_; }
   uint64_t size() const { return bytes_; }
-  bool pinned() const { return pinned_; }  // page-locked by the backend (see alloc_host)
+  // Page-locked by the backend (see alloc_host): the device's pinned_host, where not empty.
+  bool pinned() const;
   Device device() const { return Device(rec_); }
 
  private:
@@ -102,7 +102,6 @@ class VT_API HostBuffer {
   const detail::DeviceRecord* rec_ = nullptr;
   void* data_ = nullptr;
   uint64_t bytes_ = 0;
-  bool pinned_ = false;
 };
 
 class VT_API Event {
