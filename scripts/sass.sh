@@ -5,29 +5,36 @@
 # is: nvcc's package on the development machine lacks it, and the GPU machine has it in
 # /usr/local/cuda/bin (0.7 MB; one device call can bring it back through $OUT).
 #
-#   scripts/sass.sh [--arch 90] [--cuobjdump PATH] [--base DIR] FILE.cu [KERNEL_SUBSTRING]
+#   scripts/sass.sh [--arch 90] [--cuobjdump PATH] [--base DIR | --walk START-END] FILE.cu [KERNEL_SUBSTRING]
 #
 # Without KERNEL_SUBSTRING it lists the file's kernels with their registers and spills.
 # --base DIR also compiles DIR/FILE.cu (another source tree, such as .ab/base from
 # `scripts/ab.sh prepare REV`) and says instead which functions' SASS differ between the
 # two, instruction for instruction: a timing of one tree holds for the other's identical ones.
+# --walk START-END (hex addresses, a loop of the listing) counts, in each matching kernel, the
+# instructions of one pass from START to END along the path that takes every forward branch
+# without a guard or with two predicates (`@P0 BRA P1, ...`) and falls through the other
+# guarded ones: the common path of a loop whose rarely taken branches are SiLU's (a heuristic
+# that reads the SASS, not a simulation; check the path it reports against the listing).
 # Output: the listing on stdout; the whole SASS in /tmp/vt-sass/<file>.sass (and .base.sass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=90
 cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 base=""
+walk=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) arch=$2; shift 2 ;;
     --cuobjdump) cuobjdump=$2; shift 2 ;;
     --base) base=$2; shift 2 ;;
+    --walk) walk=$2; shift 2 ;;
     -*) echo "sass.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 src=$1
@@ -49,7 +56,8 @@ compile() {  # source tree, output stem: the tree's FILE.cu with that tree's fla
 }
 compile . "$out/$name"
 
-# One reader of SASS for both modes: `compare TREE BASE WANT` or `list SASS PTXAS WANT`.
+# One reader of SASS for every mode: `compare TREE BASE WANT`, `list SASS PTXAS WANT` or
+# `walk SASS START-END WANT`.
 read_sass() {
   python3 - "$@" <<'EOF'
 import re, sys
@@ -110,7 +118,31 @@ def listing(sass_path, ptxas_path, want):
             top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:12])
             print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({top})")
 
-(compare if sys.argv[1] == "compare" else listing)(*sys.argv[2:5])
+def walk(sass_path, span, want):
+    start, stop = (int(v, 16) for v in span.split("-"))
+    for fname, code in functions(sass_path):
+        if want not in fname:
+            continue
+        at = {a: i for i, (a, _) in enumerate(code)}
+        if start not in at or stop not in at:
+            print(f"{fname}: no instruction at {start:#x} or {stop:#x}")
+            continue
+        i, n, ops = at[start], 0, {}
+        while code[i][0] != stop and n < 100000:
+            ins = code[i][1]
+            n += 1
+            op = re.sub(r"^@!?U?P\w+\s+", "", ins).split(" ")[0].split(".")[0]
+            ops[op] = ops.get(op, 0) + 1
+            m = re.match(r"(@!?P\d\s+)?BRA(\.\S+)?\s+(!?P\d,\s*)?(?:`\(\.L_x_\d+\) )?0x([0-9a-f]+)", ins)
+            if m and (m.group(1) is None or m.group(3)) and int(m.group(4), 16) > code[i][0]:
+                i = at[int(m.group(4), 16)]
+                continue
+            i += 1
+        top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1]))
+        print(f"{fname}: {start:#x}-{stop:#x}, falling through predicated branches: {n} instructions ({top})")
+
+modes = {"compare": compare, "list": listing, "walk": walk}
+modes[sys.argv[1]](*sys.argv[2:5])
 EOF
 }
 
@@ -119,4 +151,5 @@ if [ -n "$base" ]; then
   read_sass compare "$out/$name.sass" "$out/$name.base.sass" "$kernel"
 else
   read_sass list "$out/$name.sass" "$out/$name.ptxas" "$kernel"
+  [ -z "$walk" ] || read_sass walk "$out/$name.sass" "$walk" "$kernel"
 fi
