@@ -20,6 +20,7 @@ TEST(Knobs, ParsesAcceptedSpellings) {
                                         {"VT_DISABLE_PROVIDERS", "a,b"},
                                         {"VT_PROVIDER_STATS", "1"},
                                         {"VT_STRICT_PROVIDERS", "1"},
+                                        {"VT_DEEP_VALIDATE", "1"},
                                         {"VT_CONV_CHANNEL_TILE", "2"},
                                         {"VT_CPU_THREADS", "3"}},
                                        &w);
@@ -32,6 +33,7 @@ TEST(Knobs, ParsesAcceptedSpellings) {
   EXPECT_EQ(k.disable_providers, (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(k.provider_stats);
   EXPECT_TRUE(k.strict_providers);
+  EXPECT_TRUE(k.deep_validate);
   EXPECT_EQ(k.int_value("VT_CONV_CHANNEL_TILE"), 2);
   EXPECT_EQ(k.int_value("VT_CPU_THREADS"), 3);
   EXPECT_FALSE(k.int_value("VT_CONV_REG").has_value());

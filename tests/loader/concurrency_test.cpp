@@ -38,8 +38,8 @@ const vt::ProviderCounts* find(const std::vector<vt::ProviderCounts>& stats, vt_
 
 TEST(Concurrency, LoadFromManyThreadsLoadsOnce) {
   vt::Knobs k;
-  k.plugins = std::vector<std::string>{plugin("fault-good"), plugin("fault-unavailable")};
-  k.require = {"fault-unavailable"};
+  k.plugins = std::vector<std::string>{plugin("fault-good"), plugin("fault-initunavailable")};
+  k.require = {"fault-initunavailable"};
   vt::Runtime rt(k);
   std::latch start(kThreads);
   std::atomic<int> required_errors{0};

@@ -244,35 +244,42 @@ void Queue::sync() {
 
 void Queue::record(Event& event) {
   const auto& d = need(rec_, "record");
+  if (!event.handle()) throw Error(Status::invalid_argument, d.name + ": record: empty or moved-from event");
   if (event.device().record() != rec_) throw Error(Status::invalid_argument, d.name + ": record: the event belongs to another device");
   detail::check(d.api().event_record(event.handle(), q_), d, "event_record");
 }
 
 void Queue::wait(const Event& event) {
   const auto& d = need(rec_, "wait");
+  if (!event.handle()) throw Error(Status::invalid_argument, d.name + ": wait: empty or moved-from event");
   if (event.device().record() != rec_) throw Error(Status::invalid_argument, d.name + ": wait: the event belongs to another device");
   detail::check(d.api().queue_wait_event(q_, event.handle()), d, "queue_wait_event");
 }
 
+// A device with graph_capture has all four capture entries (the loader skips a plugin
+// otherwise), so a Graph, which only capture_end makes, can be launched and destroyed.
 void Queue::capture_begin() {
   const auto& d = need(rec_, "capture_begin");
-  if (!d.props.graph_capture || !d.api().capture_begin)
+  if (!d.props.graph_capture)
     throw Error(Status::unsupported, d.name + ": capture_begin: the device does not offer graph capture");
   detail::check(d.api().capture_begin(q_), d, "capture_begin");
 }
 
 Graph Queue::capture_end() {
   const auto& d = need(rec_, "capture_end");
-  if (!d.props.graph_capture || !d.api().capture_end)
+  if (!d.props.graph_capture)
     throw Error(Status::unsupported, d.name + ": capture_end: the device does not offer graph capture");
   vt_graph g = nullptr;
   detail::check(d.api().capture_end(q_, &g), d, "capture_end");
+  if (!g) throw Error(Status::internal, d.name + ": capture_end: the plugin reported success and no graph");
   return Graph(rec_, g);
 }
 
 void Queue::launch(const Graph& graph) {
   const auto& d = need(rec_, "launch");
-  if (!graph.handle() || !d.api().graph_launch) throw Error(Status::invalid_argument, d.name + ": launch: empty graph");
+  if (!graph.handle()) throw Error(Status::invalid_argument, d.name + ": launch: empty or moved-from graph");
+  if (graph.device().record() != rec_)
+    throw Error(Status::invalid_argument, d.name + ": launch: the graph was captured on " + graph.device().name());
   detail::check(d.api().graph_launch(graph.handle(), q_), d, "graph_launch");
 }
 

@@ -87,6 +87,12 @@ struct Skip {
 // table's struct_size, and an ABI 1.0 table ends before these.
 bool has_host_memory_entries(const vt_device_api* dev) { return dev->struct_size >= VT_DEVICE_API_V1_1_SIZE; }
 
+// Whether a device table offers graph capture: any of its four entries (check_device_api
+// then requires all of them).
+bool has_capture_entries(const vt_device_api* dev) {
+  return dev->capture_begin || dev->capture_end || dev->graph_launch || dev->graph_destroy;
+}
+
 // The device table entries every plugin must fill; capture entries are optional.
 void check_device_api(const vt_device_api* dev) {
   if (!dev) throw Skip{"the plugin table has no device table"};
@@ -121,6 +127,17 @@ void check_device_api(const vt_device_api* dev) {
   if (has_host_memory_entries(dev) && !dev->host_alloc != !dev->host_free)
     throw Skip{std::string("device table entry '") + (dev->host_alloc ? "host_free" : "host_alloc") +
                "' is missing (host_alloc and host_free come together)"};
+  // Graph capture: all four entries or none, so that a graph the core holds can always be
+  // launched and destroyed.
+  const std::pair<const char*, const void*> capture[] = {
+      {"capture_begin", reinterpret_cast<const void*>(dev->capture_begin)},
+      {"capture_end", reinterpret_cast<const void*>(dev->capture_end)},
+      {"graph_launch", reinterpret_cast<const void*>(dev->graph_launch)},
+      {"graph_destroy", reinterpret_cast<const void*>(dev->graph_destroy)},
+  };
+  if (has_capture_entries(dev))
+    for (const auto& [name, fn] : capture)
+      if (!fn) throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
 }
 
 // Providers the core will register; a newer-minor plugin's unknown ops are left out with a note.
@@ -248,6 +265,8 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
           clear_plugin_error();
           if (api->devices->device_props(i, &p) != VT_OK)
             throw Skip{"device_props(" + std::to_string(i) + ") failed: " + take_plugin_error()};
+          if ((p.caps & VT_CAP_GRAPH_CAPTURE) && !has_capture_entries(api->devices))
+            throw Skip{"device " + std::to_string(i) + " claims graph capture, but the device table has no capture entries"};
           p.name[sizeof p.name - 1] = '\0';
           p.arch[sizeof p.arch - 1] = '\0';
           props.push_back(p);

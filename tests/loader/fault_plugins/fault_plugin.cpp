@@ -1,44 +1,72 @@
 // A test plugin whose one fault is chosen at compile time (tests/loader/CMakeLists.txt builds
-// one library per case from this file). Without any FAULT_* switch it is healthy: one device
-// with host memory and two providers for VT_OP_L2NORM that mark what they ran.
+// one library per case from this file). Without a fault it is healthy: one device with host
+// memory, graph capture that records its op calls, and two providers for VT_OP_L2NORM that
+// mark what they ran.
 //
 //   FAULT_BACKEND      declared backend name (required)
-//   FAULT_ABI_MAJOR    abi_major of the plugin table
+//   FAULT              one of the Fault values below (default kNone)
 //   FAULT_NEWER_MINOR  abi_minor is VT_ABI_MINOR + 1 and the table has an extra trailing entry
-//   FAULT_SHORT_TABLE  struct_size ends before provider_count
-//   FAULT_INIT         one of the InitFault values below
-//   FAULT_UNKNOWN_OP   adds a provider for an op id no core knows
-//   FAULT_DEVICE_ABI_1_0  the device table is ABI 1.0's (struct_size ends before host_alloc,
-//                      whose entries are set anyway and fail if the core calls them)
-//   FAULT_HOST_ALLOC_ONLY  host_alloc without host_free
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <vector>
 
 #include "vt/plugin_abi.h"
+#include "vt/registry.hpp"  // kMaxDevices
 
 #ifndef FAULT_BACKEND
 #error "FAULT_BACKEND must name the backend"
 #endif
-#ifndef FAULT_ABI_MAJOR
-#define FAULT_ABI_MAJOR VT_ABI_MAJOR
+#ifndef FAULT
+#define FAULT kNone
 #endif
-#ifndef FAULT_INIT
-#define FAULT_INIT kInitReady
-#endif
-
-struct vt_queue_s {};
-struct vt_event_s {};
 
 namespace {
 
-enum InitFault { kInitReady, kInitUnavailable, kInitFailed, kInitThrows };
+enum Fault {
+  kNone,
+  // the entry function
+  kEntryNull,         // returns no table
+  kEntryThrows,       // throws a std::exception
+  kEntryThrowsOther,  // throws something else
+  // the plugin table
+  kAbiMajor,        // abi_major 2
+  kShortTable,      // struct_size ends before provider_count
+  kBadName,         // a backend name with capitals and a space
+  kNoInit,          // init is missing
+  kNoDeviceTable,   // devices is missing
+  kNoProviderList,  // provider_count > 0 and no providers
+  // init
+  kInitUnavailable, kInitFailed, kInitThrows, kInitThrowsOther,
+  kInitUnknownResult,  // returns 7
+  // the device table
+  kDeviceAbiMajor,     // abi_major 2
+  kDeviceShortTable,   // struct_size ends before event_sync
+  kDeviceNoEventSync,  // a required entry is missing
+  kDeviceAbi10,        // ABI 1.0's table: struct_size ends before host_alloc, whose entries are
+                       // set anyway and fail if the core calls them (not a fault: it loads)
+  kHostAllocOnly,      // host_alloc without host_free
+  kCaptureHalf,        // three of the four capture entries
+  kCaptureClaimOnly,   // the device claims graph capture; no capture entries
+  // device enumeration
+  kPropsFail,          // device_props fails with a message
+  kEnumerationThrows,  // device_count throws
+  // providers
+  kUnknownOp,        // a third provider, for an op id no core knows
+  kProviderShort,    // the first descriptor's struct_size is 4
+  kProviderNoName,   // the second has no name
+  kProviderNoRun,    // the second has no run function
+  kProviderTwice,    // a third provider of the same op and name as the second
+  // not a fault: it loads
+  kManyDevices,  // one device more than a registry holds
+};
+constexpr Fault kFault = FAULT;
 
 // An op id past every known one, so the core cannot have it.
-constexpr uint32_t kUnknownOp = 99;
+constexpr uint32_t kUnknownOpId = 99;
 // Values the providers write into each i32 element, so a test sees which one ran.
 constexpr int32_t kFastMark = 1, kRefMark = 2;
 // The fast provider handles at most this many elements and declines the rest.
@@ -51,10 +79,18 @@ vt_status fail(const vt_host_api* host, vt_status s, const char* message) {
   return s;
 }
 
-uint32_t device_count() { return 1; }
+// The host table of the latest init, for error messages outside an op call (several runtimes
+// may init the plugin, from several threads).
+std::atomic<const vt_host_api*> g_host{nullptr};
+
+uint32_t device_count() {
+  if (kFault == kEnumerationThrows) throw std::runtime_error("fault plugin enumeration exploded");
+  return kFault == kManyDevices ? vt::Registry::kMaxDevices + 1 : 1;
+}
 
 vt_status device_props(uint32_t device, vt_device_props* out) {
-  if (device != 0 || !out) return VT_STATUS_INVALID_ARGUMENT;
+  if (device >= device_count() || !out) return VT_STATUS_INVALID_ARGUMENT;
+  if (kFault == kPropsFail) return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": the properties are unreadable");
   const uint32_t size = out->struct_size;
   std::memset(out, 0, size < sizeof *out ? size : sizeof *out);
   out->struct_size = size;
@@ -62,12 +98,12 @@ vt_status device_props(uint32_t device, vt_device_props* out) {
   std::strcpy(out->arch, "test");
   out->memory_bytes = 1u << 20;
   out->subgroup_size = 1;
-  out->caps = VT_CAP_UNIFIED_MEMORY;
+  out->caps = VT_CAP_UNIFIED_MEMORY | VT_CAP_GRAPH_CAPTURE;
   return VT_OK;
 }
 
 vt_status mem_alloc(uint32_t device, uint64_t bytes, vt_mem* out) {
-  if (device != 0 || !out) return VT_STATUS_INVALID_ARGUMENT;
+  if (device >= device_count() || !out) return VT_STATUS_INVALID_ARGUMENT;
   *out = static_cast<vt_mem>(std::calloc(1, bytes));
   return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
 }
@@ -76,22 +112,38 @@ void mem_free(uint32_t, vt_mem mem) { std::free(mem); }
 void* mem_host_ptr(vt_mem mem) { return mem; }
 char* at(vt_mem mem, uint64_t offset) { return reinterpret_cast<char*>(mem) + offset; }
 
-// The host table of the latest init, for host_alloc's error message (several runtimes may
-// init the plugin, from several threads).
-std::atomic<const vt_host_api*> g_host{nullptr};
-
 vt_status host_alloc(uint32_t device, uint64_t bytes, void** out) {
-#ifdef FAULT_DEVICE_ABI_1_0
-  (void)device, (void)bytes, (void)out;
-  return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": host_alloc is past this ABI 1.0 table's end");
-#else
-  if (device != 0 || !out) return VT_STATUS_INVALID_ARGUMENT;
+  if (kFault == kDeviceAbi10)
+    return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": host_alloc is past this ABI 1.0 table's end");
+  if (device >= device_count() || !out) return VT_STATUS_INVALID_ARGUMENT;
   if (bytes > kHostAllocMax) return fail(g_host.load(), VT_STATUS_OUT_OF_MEMORY, FAULT_BACKEND ": host_alloc over 1 MiB");
   *out = std::aligned_alloc(64, (bytes + 63) / 64 * 64);  // freed by host_free alone (LeakSanitizer sees a miss)
   return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
-#endif
 }
 void host_free(uint32_t, void* p) { std::free(p); }
+
+}  // namespace
+
+// A provider's marks: written at once, or recorded while the queue captures and written by
+// each launch of the graph.
+struct Marks {
+  int32_t* p;
+  int64_t n, stride;
+  int32_t value;
+  void write() const {
+    for (int64_t i = 0; i < n; ++i) p[i * stride] = value;
+  }
+};
+struct vt_queue_s {
+  bool capturing = false;
+  std::vector<Marks> recorded;
+};
+struct vt_event_s {};
+struct vt_graph_s {
+  std::vector<Marks> work;
+};
+
+namespace {
 
 vt_status queue_create(uint32_t, vt_queue* out) {
   *out = new (std::nothrow) vt_queue_s;
@@ -130,6 +182,25 @@ vt_status event_elapsed_ms(vt_event, vt_event, float* ms) {
   return VT_OK;
 }
 
+vt_status capture_begin(vt_queue q) {
+  if (q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is capturing already");
+  q->capturing = true;
+  q->recorded.clear();
+  return VT_OK;
+}
+vt_status capture_end(vt_queue q, vt_graph* out) {
+  if (!q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is not capturing");
+  q->capturing = false;
+  *out = new (std::nothrow) vt_graph_s{std::move(q->recorded)};
+  return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
+}
+vt_status graph_launch(vt_graph g, vt_queue q) {
+  if (q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": no graph launch into a capture");
+  for (const Marks& m : g->work) m.write();
+  return VT_OK;
+}
+void graph_destroy(vt_graph g) { delete g; }  // LeakSanitizer reports a graph never destroyed
+
 const vt_device_api kDevices = [] {
   vt_device_api d{};
   d.abi_major = VT_ABI_MAJOR;
@@ -153,15 +224,30 @@ const vt_device_api kDevices = [] {
   d.queue_wait_event = queue_wait_event;
   d.event_sync = event_sync;
   d.event_elapsed_ms = event_elapsed_ms;
+  d.capture_begin = capture_begin;
+  d.capture_end = capture_end;
+  d.graph_launch = graph_launch;
+  d.graph_destroy = graph_destroy;
   d.host_alloc = host_alloc;
   d.host_free = host_free;
-#ifdef FAULT_DEVICE_ABI_1_0
-  d.abi_minor = 0;
-  d.struct_size = VT_DEVICE_API_V1_SIZE;
-#endif
-#ifdef FAULT_HOST_ALLOC_ONLY
-  d.host_free = nullptr;
-#endif
+  switch (kFault) {
+    case kDeviceAbiMajor: d.abi_major = 2; break;
+    case kDeviceShortTable: d.struct_size = static_cast<uint32_t>(offsetof(vt_device_api, event_sync)); break;
+    case kDeviceNoEventSync: d.event_sync = nullptr; break;
+    case kDeviceAbi10:
+      d.abi_minor = 0;
+      d.struct_size = VT_DEVICE_API_V1_SIZE;
+      break;
+    case kHostAllocOnly: d.host_free = nullptr; break;
+    case kCaptureHalf: d.graph_destroy = nullptr; break;
+    case kCaptureClaimOnly:
+      d.capture_begin = nullptr;
+      d.capture_end = nullptr;
+      d.graph_launch = nullptr;
+      d.graph_destroy = nullptr;
+      break;
+    default: break;
+  }
   return d;
 }();
 
@@ -171,8 +257,9 @@ vt_status mark(const vt_op_call* call, int32_t value) {
   const auto* t = static_cast<const vt_tensor*>(call->args);
   if (!t || !t->mem || t->dtype != VT_DTYPE_I32 || t->rank != 1)
     return fail(call->host, VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": expects a rank-1 i32 tensor");
-  auto* p = reinterpret_cast<int32_t*>(at(t->mem, t->offset));
-  for (int64_t i = 0; i < t->shape[0]; ++i) p[i * t->strides[0]] = value;
+  const Marks m{reinterpret_cast<int32_t*>(at(t->mem, t->offset)), t->shape[0], t->strides[0], value};
+  if (call->queue->capturing) call->queue->recorded.push_back(m);
+  else m.write();
   return VT_OK;
 }
 
@@ -193,37 +280,45 @@ vt_provider_desc provider(vt_op_id op, const char* name, int32_t priority, vt_st
   return d;
 }
 
-#ifdef FAULT_UNKNOWN_OP
 vt_provider_desc unknown_op_provider() {
   vt_provider_desc d = provider(VT_OP_L2NORM, "from-the-future", 5, run_ref);
-  // Written as raw bytes: kUnknownOp is outside the enum's value range in C++.
-  static_assert(sizeof d.op == sizeof kUnknownOp);
-  std::memcpy(&d.op, &kUnknownOp, sizeof kUnknownOp);
+  // Copied in as raw bytes: the value is no enumerator of vt_op_id.
+  static_assert(sizeof d.op == sizeof kUnknownOpId);
+  std::memcpy(&d.op, &kUnknownOpId, sizeof kUnknownOpId);
   return d;
 }
-#endif
 
-const vt_provider_desc kProviders[] = {
-    provider(VT_OP_L2NORM, "fast", 10, run_fast),
-    provider(VT_OP_L2NORM, "ref", 0, run_ref),
-#ifdef FAULT_UNKNOWN_OP
-    unknown_op_provider(),
-#endif
+struct Providers {
+  vt_provider_desc list[3];
+  uint32_t count;
 };
+
+const Providers kProviders = [] {
+  Providers p{{provider(VT_OP_L2NORM, "fast", 10, run_fast), provider(VT_OP_L2NORM, "ref", 0, run_ref), {}}, 2};
+  switch (kFault) {
+    case kUnknownOp: p.list[p.count++] = unknown_op_provider(); break;
+    case kProviderShort: p.list[0].struct_size = 4; break;
+    case kProviderNoName: p.list[1].name = nullptr; break;
+    case kProviderNoRun: p.list[1].run = nullptr; break;
+    case kProviderTwice: p.list[p.count++] = provider(VT_OP_L2NORM, "ref", 1, run_ref); break;
+    default: break;
+  }
+  return p;
+}();
 
 vt_init_result init(const vt_host_api* host, char* reason, size_t reason_size) {
   g_host.store(host);
-  switch (FAULT_INIT) {
+  switch (kFault) {
     case kInitUnavailable:
       std::strncpy(reason, "no test device", reason_size - 1);
       return VT_INIT_UNAVAILABLE;
     case kInitFailed:
       std::strncpy(reason, "test device is broken", reason_size - 1);
       return VT_INIT_FAILED;
-    case kInitThrows:
-      throw std::runtime_error("fault plugin init exploded");
-    default:
-      return VT_INIT_READY;
+    case kInitThrows: throw std::runtime_error("fault plugin init exploded");
+    case kInitThrowsOther: throw 7;
+    case kInitUnknownResult: return static_cast<vt_init_result>(7);
+    default: return VT_INIT_READY;
   }
 }
 
@@ -235,7 +330,7 @@ struct PluginApiNext {
 
 const PluginApiNext kApi = [] {
   PluginApiNext a{};
-  a.v1.abi_major = FAULT_ABI_MAJOR;
+  a.v1.abi_major = kFault == kAbiMajor ? 2 : VT_ABI_MAJOR;
   a.v1.abi_minor = VT_ABI_MINOR;
   a.v1.struct_size = sizeof a.v1;
 #ifdef FAULT_NEWER_MINOR
@@ -243,14 +338,12 @@ const PluginApiNext kApi = [] {
   a.v1.struct_size = sizeof a;
   a.future_entry = [] {};
 #endif
-#ifdef FAULT_SHORT_TABLE
-  a.v1.struct_size = static_cast<uint32_t>(offsetof(vt_plugin_api, provider_count));
-#endif
-  a.v1.backend_name = FAULT_BACKEND;
-  a.v1.init = init;
-  a.v1.devices = &kDevices;
-  a.v1.provider_count = static_cast<uint32_t>(sizeof kProviders / sizeof kProviders[0]);
-  a.v1.providers = kProviders;
+  if (kFault == kShortTable) a.v1.struct_size = static_cast<uint32_t>(offsetof(vt_plugin_api, provider_count));
+  a.v1.backend_name = kFault == kBadName ? "Fault Bad" : FAULT_BACKEND;
+  a.v1.init = kFault == kNoInit ? nullptr : init;
+  a.v1.devices = kFault == kNoDeviceTable ? nullptr : &kDevices;
+  a.v1.provider_count = kProviders.count;
+  a.v1.providers = kFault == kNoProviderList ? nullptr : kProviders.list;
   return a;
 }();
 
@@ -259,5 +352,8 @@ const PluginApiNext kApi = [] {
 extern "C" VT_PLUGIN_EXPORT VT_PLUGIN_ENTRY_DECL {
   (void)core_abi_major;
   (void)core_abi_minor;
+  if (kFault == kEntryNull) return nullptr;
+  if (kFault == kEntryThrows) throw std::runtime_error("fault plugin entry exploded");
+  if (kFault == kEntryThrowsOther) throw 7;
   return &kApi.v1;
 }

@@ -135,6 +135,7 @@ class VT_API Graph {
   Graph& operator=(const Graph&) = delete;
   ~Graph();
   vt_graph handle() const { return g_; }
+  Device device() const { return Device(rec_); }  // where it was captured
 
  private:
   const detail::DeviceRecord* rec_ = nullptr;

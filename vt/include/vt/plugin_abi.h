@@ -177,7 +177,8 @@ typedef struct vt_device_api {
   vt_status (*event_sync)(vt_event event);                        /* host-side wait */
   vt_status (*event_elapsed_ms)(vt_event start, vt_event end, float* ms);
 
-  /* optional (VT_CAP_GRAPH_CAPTURE): record a queue's work and replay it */
+  /* optional, all four or none, and needed by a device that sets VT_CAP_GRAPH_CAPTURE:
+   * record a queue's work and replay it on any queue of the same device */
   vt_status (*capture_begin)(vt_queue queue);
   vt_status (*capture_end)(vt_queue queue, vt_graph* out);
   vt_status (*graph_launch)(vt_graph graph, vt_queue queue);
