@@ -70,15 +70,20 @@ class ConvFwdCase final : public OpCase {
 
   std::string_view run(Queue& queue) override { return ops::causal_conv1d_fwd(queue, args_); }
 
+  // A live sequence's tokens (x read, out written) and its state (read and written), the
+  // weights and bias once; a padding sequence or one whose slot is out of range moves nothing
+  // (ops.md).
   uint64_t floor_bytes() const override {
     const auto C = static_cast<uint64_t>(p_.channels), K = static_cast<uint64_t>(p_.width);
-    const uint64_t T = static_cast<uint64_t>(qsl_.back());
-    uint64_t bytes = T * C * (dtype_size(p_.x) + dtype_size(p_.out)) + C * K * dtype_size(p_.weight);
+    uint64_t bytes = C * K * dtype_size(p_.weight);
     if (p_.bias) bytes += C * dtype_size(p_.weight);
-    if (p_.stateless) return bytes;
-    const int64_t S = memory_.slot(state_).shape[0];
-    for (size_t n = 0; n < slots_.size(); ++n)
-      if (slots_[n] >= 0 && slots_[n] < S && p_.lengths[n] > 0) bytes += 2 * C * (K - 1) * dtype_size(p_.state);
+    const int64_t S = p_.stateless ? 0 : memory_.slot(state_).shape[0];
+    for (size_t n = 0; n < p_.lengths.size(); ++n) {
+      const auto L = static_cast<uint64_t>(p_.lengths[n]);
+      if (!p_.stateless && (slots_[n] < 0 || slots_[n] >= S)) continue;
+      bytes += L * C * (dtype_size(p_.x) + dtype_size(p_.out));
+      if (!p_.stateless && L > 0) bytes += 2 * C * (K - 1) * dtype_size(p_.state);
+    }
     return bytes;
   }
 
