@@ -1,8 +1,14 @@
 // vt-bench: the GDN ops on real model shapes on every device, each variant, as time, GB/s
 // of the floor bytes and percent of the copy bandwidth measured in the same run, with parity
 // against the scalar reference. Method: performance.md; results: docs/benchmarks.md.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -39,10 +45,33 @@ const char* kUsage =
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
     "--case: the cases whose name holds any of the substrings given (repeat it for several).\n"
+    "--json, --csv, --svg: every row, written whole when the run ends (each path is checked\n"
+    "before the run starts).\n"
     "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
     "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n"
     "--host-overhead: instead, the host time of one call of each case: validation and dispatch\n"
     "alone (through a provider that returns at once), and the whole call on the device.\n";
+
+// A byte count: a finite, non-negative number, all of the argument (1e9 or 2000000000).
+double byte_count(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+    throw std::invalid_argument(flag + " takes a byte count, not '" + text + "'");
+  return v;
+}
+
+// Why `path` could not be written, or empty: checked before the run, so that a long run does
+// not end in results it cannot keep.
+std::string unwritable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return "it is a folder";
+  if (fs::exists(path, ec)) return ::access(path.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, ec)) return "no folder " + parent.string();
+  return ::access(parent.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+}
 
 bool parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
@@ -64,13 +93,17 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--json") o.json = value();
     else if (a == "--csv") o.csv = value();
     else if (a == "--svg") o.svg = value();
-    else if (a == "--check-bytes") o.check_bytes = std::stod(value());
-    else if (a == "--rotation-bytes") o.rotation_bytes = std::stod(value());
+    else if (a == "--check-bytes") o.check_bytes = byte_count(a, value());
+    else if (a == "--rotation-bytes") o.rotation_bytes = byte_count(a, value());
     else if (a == "--help" || a == "-h") return false;
     else throw std::invalid_argument("unknown argument " + a);
   }
   if (o.host_overhead && (!o.variant.empty() || !o.csv.empty() || !o.svg.empty()))
     throw std::invalid_argument("--variant, --csv and --svg do not apply to --host-overhead");
+  for (const std::string* path : {&o.json, &o.csv, &o.svg})
+    if (!path->empty())
+      if (const std::string why = unwritable(*path); !why.empty())
+        throw std::invalid_argument("cannot write " + *path + ": " + why);
   return true;
 }
 
@@ -167,11 +200,19 @@ bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const v
   return false;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  if (path.empty()) return;
-  std::ofstream f(path);
-  f << text;
-  if (!f) std::fprintf(stderr, "vt-bench: cannot write %s\n", path.c_str());
+// Written whole or not at all: into a file beside it, renamed over it once complete.
+bool write_file(const std::string& path, const std::string& text) {
+  if (path.empty()) return true;
+  const std::string part = path + ".part";
+  {
+    std::ofstream f(part);
+    f << text;
+    f.close();
+    if (f && std::rename(part.c_str(), path.c_str()) == 0) return true;
+  }
+  std::fprintf(stderr, "vt-bench: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+  std::remove(part.c_str());
+  return false;
 }
 
 // --host-overhead: one row per (device, case), the default variant only.
@@ -199,7 +240,7 @@ int host_overhead(const Options& o, const std::string& command) {
     std::fprintf(stderr, "vt-bench: nothing selected: no device or case matched (vt-info lists the devices)\n");
     return 1;
   }
-  write_file(o.json, vt::bench::host_to_json(rows, command));
+  if (!write_file(o.json, vt::bench::host_to_json(rows, command))) return 1;
   for (const auto& r : rows)
     if (!r.error.empty()) return 1;
   return 0;
@@ -253,9 +294,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "vt-bench: nothing selected: no device, case or variant matched (vt-info lists the devices)\n");
     return 1;
   }
-  write_file(o.json, vt::bench::to_json(rows, command));
-  write_file(o.csv, vt::bench::to_csv(rows));
-  write_file(o.svg, vt::bench::to_svg(rows));
+  bool written = write_file(o.json, vt::bench::to_json(rows, command));
+  written = write_file(o.csv, vt::bench::to_csv(rows)) && written;
+  written = write_file(o.svg, vt::bench::to_svg(rows)) && written;
+  if (!written) return 1;
   for (const auto& r : rows)
     if (r.failed) return 1;
   return 0;

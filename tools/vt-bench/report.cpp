@@ -12,6 +12,13 @@ namespace {
 
 std::string quote(const std::string& s) { return tools::json_string(s); }
 
+// A CSV field in quotes, a quote inside doubled (RFC 4180).
+std::string csv_quote(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 std::string num(double v, int digits = 3) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -51,9 +58,9 @@ std::string to_json(const std::vector<Row>& rows, const std::string& command) {
 std::string to_csv(const std::vector<Row>& rows) {
   std::string s = "device,model,op,case,variant,provider,floor_bytes,median_ms,gb_per_s,copy_gb_per_s,percent_of_copy,graph,parity\n";
   for (const Row& r : rows)
-    s += r.device + "," + quote(r.model) + "," + r.op + "," + r.name + "," + r.variant + "," + r.provider + "," +
+    s += r.device + "," + csv_quote(r.model) + "," + r.op + "," + r.name + "," + r.variant + "," + r.provider + "," +
          num(r.floor_bytes, 0) + "," + num(r.median_ms, 6) + "," + num(r.gb_per_s, 2) + "," + num(r.copy_gb_per_s, 2) + "," +
-         num(r.percent_of_copy, 2) + "," + (r.graph ? "1" : "0") + "," + quote(r.parity) + "\n";
+         num(r.percent_of_copy, 2) + "," + (r.graph ? "1" : "0") + "," + csv_quote(r.parity) + "\n";
   return s;
 }
 
