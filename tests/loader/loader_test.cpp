@@ -36,6 +36,17 @@ void expect_words(const std::string& text, const std::vector<std::string>& words
   for (const auto& w : words) EXPECT_NE(text.find(w), std::string::npos) << "missing '" << w << "' in: " << text;
 }
 
+// A call that must throw vt::Error with this code and these words.
+void expect_error(const std::function<void()>& call, vt::Status code, const std::vector<std::string>& words) {
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (const vt::Error& e) {
+    EXPECT_EQ(e.code(), code) << e.what();
+    expect_words(e.what(), words);
+  }
+}
+
 // The healthy plugins' providers (see fault_plugin.cpp) take a rank-1 i32 tensor: "fast"
 // marks it 1 and takes at most 4 elements, "ref" marks 2 and takes the rest.
 std::string mark(vt::Queue& q, const vt::Buffer& buf, int64_t first, int64_t n) {
@@ -252,6 +263,16 @@ TEST(HostMemory, AnAbi10TableIsNotReadPastItsEnd) {
   expect_host_round_trip(rt.device("fault-abi10:0"), false);
 }
 
+TEST(DeviceMemory, MoreThanTheDeviceHoldsIsRefusedBeforeThePluginIsAsked) {
+  // fault-good's device has 1 MiB; its mem_alloc would hand out any size (calloc).
+  const vt::Device dev = everything().device("fault-good:0");
+  const uint64_t memory = dev.properties().memory_bytes;
+  ASSERT_EQ(memory, 1u << 20);
+  expect_error([&] { dev.alloc(memory + 1); }, vt::Status::out_of_memory,
+                     {"fault-good:0: alloc of 1048577 bytes: more than the device's 1048576 bytes of memory"});
+  EXPECT_EQ(dev.alloc(memory).size(), memory);  // all of it is fine
+}
+
 // Graph capture through the queue API. The healthy fault plugins capture op calls: a call
 // made while a queue captures is recorded, and each launch of the graph makes it again.
 std::vector<int32_t> contents(vt::Queue& q, const vt::Buffer& buf) {
@@ -259,16 +280,6 @@ std::vector<int32_t> contents(vt::Queue& q, const vt::Buffer& buf) {
   q.download(host.data(), buf, 0, buf.size());
   q.sync();
   return host;
-}
-
-void expect_error(const std::function<void()>& call, vt::Status code, const std::vector<std::string>& words) {
-  try {
-    call();
-    ADD_FAILURE() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    expect_words(e.what(), words);
-  }
 }
 
 TEST(GraphCapture, RecordsTheCallsAndReplaysThemAtEachLaunch) {

@@ -39,6 +39,11 @@ Runtime& Device::runtime() const { return *need(rec_, "device").runtime; }
 Buffer Device::alloc(uint64_t bytes) const {
   const auto& d = need(rec_, "alloc");
   if (bytes == 0) return Buffer(rec_, nullptr, 0);
+  // Refused here, the same way on every backend, rather than left to an allocator that might
+  // overcommit or abort (a sanitizer's does) on a size the device can never hold.
+  if (d.props.memory_bytes && bytes > d.props.memory_bytes)
+    throw Error(Status::out_of_memory, d.name + ": alloc of " + std::to_string(bytes) + " bytes: more than the device's " +
+                                           std::to_string(d.props.memory_bytes) + " bytes of memory");
   vt_mem mem = nullptr;
   detail::check(d.api().mem_alloc(d.index, bytes, &mem), d, ("alloc of " + std::to_string(bytes) + " bytes").c_str());
   return Buffer(rec_, mem, bytes);
