@@ -58,6 +58,27 @@ TEST(Cli, Json) {
   EXPECT_TRUE(contains(r.out, "\"verdict\": \"fail\"\n}\n")) << r.out;
 }
 
+TEST(Cli, JsonListsExemptionsAndTheAllowlist) {
+  TempTree tree;
+  tree.write("vt/a.cpp", "int y = hipMalloc(&p, n);  // vt-leakcheck: allow(hip.api) the adapter's own call\n");
+  tree.write("vt/b.cpp", "int z = VK_SUCCESS;\n");
+  tree.add_config_line("allow vt/b.cpp vulkan.api 1 kept: an error code table");
+  const RunResult r = tree.run({"--json"});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "\"bucket\": \"hip.api\", \"text\": \"hipMalloc\", \"status\": \"exempt\"}")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"bucket\": \"vulkan.api\", \"text\": \"VK_SUCCESS\", \"status\": \"allowlisted\"}"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "\"exemptions\": [\n    {\"file\": \"vt/a.cpp\", \"line\": 1, \"bucket\": \"hip.api\", "
+                       "\"hits\": 1, \"reason\": \"the adapter's own call\"}\n  ],"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out,
+                       "\"allowlist\": [\n    {\"file\": \"vt/b.cpp\", \"bucket\": \"vulkan.api\", \"count\": 1, "
+                       "\"found\": 1, \"reason\": \"kept: an error code table\", \"stale\": false}\n  ],"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "\"verdict\": \"clean\"")) << r.out;
+}
+
 TEST(Cli, JsonWhenClean) {
   TempTree tree;
   const RunResult r = tree.run({"--json"});
