@@ -184,6 +184,22 @@ TEST(Device, AnOpWithoutUsableProvidersIsAClearError) {
   }
 }
 
+TEST(Device, SelectionIsAskedOfTheDevicesOwnRuntime) {
+  vt::Runtime a(only_cpu()), b(only_cpu());
+  a.load();
+  b.load();
+  EXPECT_FALSE(a.selection(VT_OP_L2NORM, a.device("cpu:0")).empty());
+  for (const vt::Device& d : {b.device("cpu:0"), vt::Device{}}) {
+    try {
+      a.selection(VT_OP_L2NORM, d);
+      ADD_FAILURE() << "selection answered for a device of another runtime";
+    } catch (const vt::Error& e) {
+      EXPECT_EQ(e.code(), vt::Status::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find("the device does not belong to this runtime"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Device, ProviderStatsArePrintedWhenTheRuntimeEnds) {
   vt::Knobs k = only_cpu();
   k.provider_stats = true;
