@@ -68,6 +68,13 @@ def functions(path):  # [(mangled name, [(address, instruction)])] in the file's
         found.append((part.split("\n", 1)[0].strip(), code))
     return found
 
+def op_counts(instructions, most=None):  # "FFMA 12, LDS 8, ...": opcodes by count, guards dropped
+    ops = {}
+    for i in instructions:
+        op = re.sub(r"^@!?U?P\w+\s+", "", i).split(" ")[0].split(".")[0]
+        ops[op] = ops.get(op, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:most])
+
 def compare(tree_path, base_path, want):
     def by_name(path):
         # The anonymous namespace's mangled tag depends on the file's path: left out. Some
@@ -111,12 +118,7 @@ def listing(sass_path, ptxas_path, want):
             if not m or int(m.group(1), 16) > addr:
                 continue
             body = [i for a, i in code if int(m.group(1), 16) <= a <= addr]
-            ops = {}
-            for i in body:
-                op = re.sub(r"^@!?U?P\w+\s+", "", i).split(" ")[0].split(".")[0]
-                ops[op] = ops.get(op, 0) + 1
-            top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1])[:12])
-            print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({top})")
+            print(f"  loop {int(m.group(1), 16):#x}-{addr:#x}: {len(body)} instructions ({op_counts(body, 12)})")
 
 def walk(sass_path, span, want):
     start, stop = (int(v, 16) for v in span.split("-"))
@@ -127,19 +129,17 @@ def walk(sass_path, span, want):
         if start not in at or stop not in at:
             print(f"{fname}: no instruction at {start:#x} or {stop:#x}")
             continue
-        i, n, ops = at[start], 0, {}
-        while code[i][0] != stop and n < 100000:
+        i, path = at[start], []
+        while i < len(code) and code[i][0] != stop and len(path) < 100000:
             ins = code[i][1]
-            n += 1
-            op = re.sub(r"^@!?U?P\w+\s+", "", ins).split(" ")[0].split(".")[0]
-            ops[op] = ops.get(op, 0) + 1
+            path.append(ins)
             m = re.match(r"(@!?P\d\s+)?BRA(\.\S+)?\s+(!?P\d,\s*)?(?:`\(\.L_x_\d+\) )?0x([0-9a-f]+)", ins)
             if m and (m.group(1) is None or m.group(3)) and int(m.group(4), 16) > code[i][0]:
                 i = at[int(m.group(4), 16)]
                 continue
             i += 1
-        top = ", ".join(f"{k} {v}" for k, v in sorted(ops.items(), key=lambda kv: -kv[1]))
-        print(f"{fname}: {start:#x}-{stop:#x}, falling through predicated branches: {n} instructions ({top})")
+        print(f"{fname}: {start:#x}-{stop:#x}, falling through predicated branches: {len(path)} instructions "
+              f"({op_counts(path)})")
 
 modes = {"compare": compare, "list": listing, "walk": walk}
 modes[sys.argv[1]](*sys.argv[2:5])
