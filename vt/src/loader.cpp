@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <set>
 
@@ -87,10 +88,19 @@ struct Skip {
 // table's struct_size, and an ABI 1.0 table ends before these.
 bool has_host_memory_entries(const vt_device_api* dev) { return dev->struct_size >= VT_DEVICE_API_V1_1_SIZE; }
 
-// Whether a device table offers graph capture: any of its four entries (check_device_api
-// then requires all of them).
+// The optional graph capture entries, which come together (check_device_api).
+std::array<std::pair<const char*, const void*>, 4> capture_entries(const vt_device_api* dev) {
+  return {{{"capture_begin", reinterpret_cast<const void*>(dev->capture_begin)},
+           {"capture_end", reinterpret_cast<const void*>(dev->capture_end)},
+           {"graph_launch", reinterpret_cast<const void*>(dev->graph_launch)},
+           {"graph_destroy", reinterpret_cast<const void*>(dev->graph_destroy)}}};
+}
+
+// Whether a device table offers graph capture: any of its capture entries.
 bool has_capture_entries(const vt_device_api* dev) {
-  return dev->capture_begin || dev->capture_end || dev->graph_launch || dev->graph_destroy;
+  for (const auto& entry : capture_entries(dev))
+    if (entry.second) return true;
+  return false;
 }
 
 // The device table entries every plugin must fill; capture entries are optional.
@@ -129,14 +139,8 @@ void check_device_api(const vt_device_api* dev) {
                "' is missing (host_alloc and host_free come together)"};
   // Graph capture: all four entries or none, so that a graph the core holds can always be
   // launched and destroyed.
-  const std::pair<const char*, const void*> capture[] = {
-      {"capture_begin", reinterpret_cast<const void*>(dev->capture_begin)},
-      {"capture_end", reinterpret_cast<const void*>(dev->capture_end)},
-      {"graph_launch", reinterpret_cast<const void*>(dev->graph_launch)},
-      {"graph_destroy", reinterpret_cast<const void*>(dev->graph_destroy)},
-  };
   if (has_capture_entries(dev))
-    for (const auto& [name, fn] : capture)
+    for (const auto& [name, fn] : capture_entries(dev))
       if (!fn) throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
 }
 
