@@ -68,7 +68,8 @@ std::string unwritable(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) return "it is a folder";
   if (fs::exists(path, ec)) return ::access(path.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
-  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) parent = ".";
   if (!fs::is_directory(parent, ec)) return "no folder " + parent.string();
   return ::access(parent.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
 }
