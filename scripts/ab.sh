@@ -19,7 +19,9 @@
 #       round times every build once, so the spread between rounds shows the noise. Cases up
 #       to vt-bench's default --check-bytes are checked bit for bit in every build, in the
 #       first round (later rounds run the same binaries on the same inputs: --check-bytes 0).
-#       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0").
+#       --bench-args go to every vt-bench call (e.g. "--values spread --check-bytes 0"); knobs
+#       set in the environment (VT_CONV_WAVE_BLOCKS=792 scripts/ab.sh run ...) reach every
+#       build's runs and are named in the results' first line.
 #       A working tree with base's sources (prepared at the checked-out revision, nothing
 #       changed outside docs/) is built for its vt-bench but not timed: its rows would be base's.
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt); a second run in one call writes ab-2.txt, and so on.
@@ -162,6 +164,10 @@ for l in "${labels[@]}"; do [ "${#l}" -gt "$width" ] && width=${#l}; done
 header="builds: ${labels[*]} (base: .ab/base; working: this tree"
 [ ${#trees[@]} -gt 0 ] && header+="; trees: ${trees[*]}"
 header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
+# Knobs from the environment reach every build's run (a knob the base does not read leaves it
+# at its default): named here, so that a results file says what its rows ran with.
+knobs=$(env | grep -E '^VT_[A-Z0-9_]+=' | grep -v '^VT_PLUGINS=' | sort | tr '\n' ' ' || true)
+header+="; environment knobs: ${knobs:-none}"
 [ "$same_as_base" = 1 ] && header+=$'\n'"working has base's sources: not timed"
 {
   echo "$header"
