@@ -7,19 +7,11 @@
 #include <vector>
 
 #include "vt/vt.hpp"
+#include "vt_test/expect_error.hpp"
 
 namespace {
 
-// A call that must throw vt::Error with this code and this text in its message.
-void expect_error(const std::function<void()>& call, vt::Status code, const std::string& text) {
-  try {
-    call();
-    ADD_FAILURE() << "no error; expected one with '" << text << "'";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
-  }
-}
+using vt::test::expect_error;
 
 vt::Knobs only_cpu() {
   vt::Knobs k;

@@ -7,8 +7,11 @@
 
 #include "vt/error.hpp"
 #include "vt/registry.hpp"
+#include "vt_test/expect_error.hpp"
 
 namespace {
+
+using vt::test::expect_error;
 
 // Providers record which of them ran, so a test can see the order of attempts.
 thread_local std::vector<std::string> g_trace;
@@ -77,13 +80,8 @@ TEST_F(RegistryTest, TiesAreBrokenByName) {
 TEST_F(RegistryTest, DuplicateNameIsRejected) {
   vt::Registry r;
   r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<1>});
-  try {
-    r.add(VT_OP_L2NORM, "be", {"ref", 5, nullptr, ok_run<2>});
-    FAIL() << "duplicate accepted";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), vt::Status::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("already registered"), std::string::npos) << e.what();
-  }
+  expect_error([&] { r.add(VT_OP_L2NORM, "be", {"ref", 5, nullptr, ok_run<2>}); }, vt::Status::invalid_argument,
+               "already registered");
   // The same name on another op or another backend is a different key.
   EXPECT_NO_THROW(r.add(VT_OP_GDN_GATING, "be", {"ref", 0, nullptr, ok_run<1>}));
   EXPECT_NO_THROW(r.add(VT_OP_L2NORM, "other", {"ref", 0, nullptr, ok_run<1>}));
@@ -118,46 +116,22 @@ TEST_F(RegistryTest, DeclineChainEndsInAClearError) {
   vt::Registry r;
   r.add(VT_OP_L2NORM, "be", {"a", 2, nullptr, decline_run<1>});
   r.add(VT_OP_L2NORM, "be", {"b", 1, nullptr, decline_run<2>});
-  try {
-    r.dispatch(VT_OP_L2NORM, dev0, call);
-    FAIL() << "no error";
-  } catch (const vt::Error& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(e.code(), vt::Status::unsupported);
-    EXPECT_NE(m.find("l2norm on be:0"), std::string::npos) << m;
-    EXPECT_NE(m.find("every provider declined"), std::string::npos) << m;
-    EXPECT_NE(m.find("a, b"), std::string::npos) << m;
-  }
+  expect_error([&] { r.dispatch(VT_OP_L2NORM, dev0, call); }, vt::Status::unsupported,
+               {"l2norm on be:0", "every provider declined", "a, b"});
 }
 
 TEST_F(RegistryTest, NoProviderIsAClearError) {
   vt::Registry r;
-  try {
-    r.dispatch(VT_OP_GDN_GATING, dev0, call);
-    FAIL() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), vt::Status::not_found);
-    EXPECT_NE(std::string(e.what()).find("no provider is registered for backend 'be'"), std::string::npos) << e.what();
-  }
+  expect_error([&] { r.dispatch(VT_OP_GDN_GATING, dev0, call); }, vt::Status::not_found,
+               "no provider is registered for backend 'be'");
   r.add(VT_OP_GDN_GATING, "be", {"half", 10, needs_16bit, ok_run<1>});
-  try {
-    r.dispatch(VT_OP_GDN_GATING, dev0, call);
-    FAIL() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("supports this device"), std::string::npos) << e.what();
-  }
+  expect_error([&] { r.dispatch(VT_OP_GDN_GATING, dev0, call); }, vt::Status::not_found, "supports this device");
 }
 
 TEST_F(RegistryTest, ProviderFailureIsReported) {
   vt::Registry r;
   r.add(VT_OP_L2NORM, "be", {"broken", 1, nullptr, failing_run});
-  try {
-    r.dispatch(VT_OP_L2NORM, dev0, call);
-    FAIL() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), vt::Status::device_error);
-    EXPECT_NE(std::string(e.what()).find("provider 'broken' failed"), std::string::npos) << e.what();
-  }
+  expect_error([&] { r.dispatch(VT_OP_L2NORM, dev0, call); }, vt::Status::device_error, "provider 'broken' failed");
 }
 
 TEST_F(RegistryTest, DisableSwitchRemovesProviders) {
@@ -173,12 +147,7 @@ TEST_F(RegistryTest, DisableSwitchRemovesProviders) {
   vt::Registry all_off({"fast", "ref"});
   all_off.add(VT_OP_L2NORM, "be", {"fast", 10, nullptr, ok_run<1>});
   all_off.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
-  try {
-    all_off.dispatch(VT_OP_L2NORM, dev0, call);
-    FAIL() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("disabled: fast, ref"), std::string::npos) << e.what();
-  }
+  expect_error([&] { all_off.dispatch(VT_OP_L2NORM, dev0, call); }, vt::Status::not_found, "disabled: fast, ref");
 }
 
 TEST_F(RegistryTest, StatsCountCallsAndDeclines) {
@@ -203,13 +172,7 @@ TEST_F(RegistryTest, StrictModeRefusesAFallback) {
   vt::Registry strict({}, true);
   strict.add(VT_OP_L2NORM, "be", {"picky", 10, nullptr, decline_run<1>});
   strict.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<2>});
-  try {
-    strict.dispatch(VT_OP_L2NORM, dev0, call);
-    FAIL() << "fallback allowed";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), vt::Status::strict_fallback);
-    EXPECT_NE(std::string(e.what()).find("'picky' declined"), std::string::npos) << e.what();
-  }
+  expect_error([&] { strict.dispatch(VT_OP_L2NORM, dev0, call); }, vt::Status::strict_fallback, "'picky' declined");
   EXPECT_EQ(g_trace, (std::vector<std::string>{"decline1"}));  // 'ref' never ran
 
   // A predicate that excludes the best provider is a fallback too.

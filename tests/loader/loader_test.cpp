@@ -9,7 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "vt/log.hpp"
 #include "vt/registry.hpp"
 #include "vt/runtime.hpp"
+#include "vt_test/expect_error.hpp"
 
 namespace {
 
@@ -32,20 +32,8 @@ const vt::PluginReport* find_report(const vt::Runtime& rt, const std::string& pa
   return nullptr;
 }
 
-void expect_words(const std::string& text, const std::vector<std::string>& words) {
-  for (const auto& w : words) EXPECT_NE(text.find(w), std::string::npos) << "missing '" << w << "' in: " << text;
-}
-
-// A call that must throw vt::Error with this code and these words.
-void expect_error(const std::function<void()>& call, vt::Status code, const std::vector<std::string>& words) {
-  try {
-    call();
-    ADD_FAILURE() << "no error";
-  } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    expect_words(e.what(), words);
-  }
-}
+using vt::test::expect_error;
+using vt::test::expect_words;
 
 // The healthy plugins' providers (see fault_plugin.cpp) take a rank-1 i32 tensor: "fast"
 // marks it 1 and takes at most 4 elements, "ref" marks 2 and takes the rest.
