@@ -7,16 +7,25 @@
 // Baseline functions still inline into AVX2 code, and std::fma there becomes vfmadd.
 #pragma once
 
-#if defined(VT_FAST_AVX2)
+// GCC takes the target as an option pushed around the code; clang knows no such pragma (it
+// warned and built the AVX2 variant as baseline code) and instead applies a target attribute
+// to every function declared in between.
+#if defined(VT_FAST_AVX2) && defined(__clang__)
 #define VT_FAST_NS avx2
-#define VT_FAST_TARGET _Pragma("GCC target(\"avx2,fma\")")
+#define VT_FAST_PUSH _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
+#define VT_FAST_POP _Pragma("clang attribute pop")
+#elif defined(VT_FAST_AVX2)
+#define VT_FAST_NS avx2
+#define VT_FAST_PUSH _Pragma("GCC push_options") _Pragma("GCC target(\"avx2,fma\")")
+#define VT_FAST_POP _Pragma("GCC pop_options")
 #else
 #define VT_FAST_NS baseline
-#define VT_FAST_TARGET
+#define VT_FAST_PUSH
+#define VT_FAST_POP
 #endif
 
 // After every #include of a kernel file, around its code.
-#define VT_FAST_BEGIN _Pragma("GCC push_options") VT_FAST_TARGET namespace vt::cpu::fast::VT_FAST_NS {
+#define VT_FAST_BEGIN VT_FAST_PUSH namespace vt::cpu::fast::VT_FAST_NS {
 #define VT_FAST_END \
   }                 \
-  _Pragma("GCC pop_options")
+  VT_FAST_POP
