@@ -10,14 +10,15 @@
 // GCC takes the target as an option pushed around the code; clang knows no such pragma (it
 // warned and built the AVX2 variant as baseline code) and instead applies a target attribute
 // to every function declared in between.
-#if defined(VT_FAST_AVX2) && defined(__clang__)
+#if defined(VT_FAST_AVX2)
 #define VT_FAST_NS avx2
+#if defined(__clang__)
 #define VT_FAST_PUSH _Pragma("clang attribute push(__attribute__((target(\"avx2,fma\"))), apply_to = function)")
 #define VT_FAST_POP _Pragma("clang attribute pop")
-#elif defined(VT_FAST_AVX2)
-#define VT_FAST_NS avx2
+#else
 #define VT_FAST_PUSH _Pragma("GCC push_options") _Pragma("GCC target(\"avx2,fma\")")
 #define VT_FAST_POP _Pragma("GCC pop_options")
+#endif
 #else
 #define VT_FAST_NS baseline
 #define VT_FAST_PUSH
