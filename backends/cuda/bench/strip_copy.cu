@@ -11,8 +11,12 @@
 // (Walk below; those only for 4-byte lanes, the conv's: with wider lanes ptxas interleaves a
 // piped walk's loads and stores); the blocks resident on an SM (capped by reserved shared memory); the
 // chunk; and the same strips brought into shared memory by the bulk copy engine (sm_90),
-// `stages` buffers of `depth` rows each. The SASS order of loads and stores was checked with
-// cuobjdump for every kernel here. Every configuration's output is first checked byte for
+// `stages` buffers of `depth` rows each. The `spread`, `transp` and `stcs` rows take the
+// conv's walk (4-byte lanes, 8 rows a batch) over program lengths from 32 to 688 rows, with
+// the programs in another order (Order below) or the stores streaming (st.global.cs), to tell
+// whether a long program is slow for its length or for where its neighbours are in memory
+// (docs/benchmarks.md, thirty-eighth session). The SASS order of loads and stores was checked with
+// cuobjdump for every kernel before those rows (not for theirs: no cuobjdump here). Every configuration's output is first checked byte for
 // byte against its input, written over poison. The copy counts 2 x the array's bytes, as
 // vt-bench's 1 GiB reference copy (100%) does.
 //
@@ -26,7 +30,8 @@
 //
 // Usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]
 // (a `seqs` row's chunk is 0: its programs are its sequences)
-// --kind runs only the rows of one kind (memcpy, flat, batched, piped, rolling, staged, seqs).
+// --kind runs only the rows of one kind (memcpy, flat, batched, piped, rolling, staged, spread,
+// transp, stcs, seqs).
 // --check-only runs each configuration once on a small array and times nothing (the ctest).
 // --only runs the one configuration whose row has KEY's fields (kind, chunk, threads, lane,
 // depth, stages, blocks/SM, joined by '/', e.g. batched/128/128/4/8/0/8): its first launch is
@@ -38,6 +43,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,13 +74,32 @@ struct Shape {
 
 __device__ __forceinline__ int64_t program_index() { return blockIdx.y + static_cast<int64_t>(blockIdx.z) * gridDim.y; }
 
+// Which program and strip a block of the batched walk takes. Launch: programs in launch order,
+// a program's strips side by side (the conv's grid). Spread: the same grid, the programs
+// permuted (launch index times a prime, modulo the programs), so that those resident at once
+// are not neighbours a power-of-two stride apart. Transposed: programs along x, so that the
+// blocks resident at once are many programs' first strips.
+enum class Order { launch, spread, transposed };
+
+template <Order O>
+__device__ __forceinline__ int64_t ordered_program() {
+  if constexpr (O == Order::transposed) return blockIdx.x;
+  if constexpr (O == Order::spread) {
+    const uint32_t raw = blockIdx.y + blockIdx.z * gridDim.y, programs = gridDim.y * gridDim.z;
+    return static_cast<uint32_t>(static_cast<uint64_t>(raw) * (2654435761u % programs) % programs);
+  }
+  return program_index();
+}
+template <Order O>
+__device__ __forceinline__ int64_t ordered_strip() { return O == Order::transposed ? blockIdx.y : blockIdx.x; }
+
 __device__ __forceinline__ uint32_t& first_word(uint32_t& v) { return v; }
 __device__ __forceinline__ uint32_t& first_word(uint2& v) { return v.x; }
 __device__ __forceinline__ uint32_t& first_word(uint4& v) { return v.x; }
 
 // A batch's stores made to wait for all of its loads, as the conv's SiLU chain makes them:
 // left alone, ptxas moved each read-only load down towards its store and kept about 4 in flight.
-template <class L, int Depth>
+template <class L, int Depth, bool Streaming = false>
 __device__ __forceinline__ void store_batch(char* dst, int64_t row_bytes, L (&v)[Depth], uint32_t zero) {
   uint32_t all = 0;
 #pragma unroll
@@ -83,7 +108,10 @@ __device__ __forceinline__ void store_batch(char* dst, int64_t row_bytes, L (&v)
 #pragma unroll
   for (int u = 0; u < Depth; ++u) {
     first_word(v[u]) ^= all;
-    *reinterpret_cast<L*>(dst + u * row_bytes) = v[u];
+    if constexpr (Streaming)
+      __stcs(reinterpret_cast<L*>(dst + u * row_bytes), v[u]);
+    else
+      *reinterpret_cast<L*>(dst + u * row_bytes) = v[u];
   }
 }
 
@@ -95,13 +123,13 @@ __device__ __forceinline__ void load_batch(L (&v)[Depth], const char* src, int64
 
 // The batched walk (below) over rows [t, last) while a whole batch is left; returns the first
 // row not copied.
-template <class L, int Depth>
+template <class L, int Depth, bool Streaming = false>
 __device__ __forceinline__ int64_t copy_batches(const char* src, char* dst, int64_t t, int64_t last, int64_t row_bytes,
                                                 uint32_t zero) {
   for (; t + Depth <= last; t += Depth) {
     L v[Depth];
     load_batch(v, src + t * row_bytes, row_bytes);
-    store_batch(dst + t * row_bytes, row_bytes, v, zero);
+    store_batch<L, Depth, Streaming>(dst + t * row_bytes, row_bytes, v, zero);
   }
   return t;
 }
@@ -116,15 +144,17 @@ __device__ __forceinline__ void copy_rows(const char* src, char* dst, int64_t t,
 // loads issued before this batch's stores, so a batch is always in flight (twice the
 // registers). Rolling: each row's register reloaded with the row a batch ahead as soon as
 // its store is out, each store waiting for the loads before it, as a conv token waits for
-// its window: about a batch in flight, in one batch's registers.
-enum class Walk { batched, piped, rolling };
+// its window: about a batch in flight, in one batch's registers. Streamed: batched, the
+// stores streaming (st.global.cs, first out of L2).
+enum class Walk { batched, piped, rolling, streamed };
 
-template <int LaneBytes, int Depth, Walk How, int Threads>
+template <int LaneBytes, int Depth, Walk How, int Threads, Order O>
 __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
   using L = typename Word<LaneBytes>::type;
-  const int64_t first = program_index() * s.chunk;
+  const int64_t first = ordered_program<O>() * s.chunk;
+  if (first >= s.rows) return;  // a spread grid's padding (z split)
   const int64_t last = first + s.chunk < s.rows ? first + s.chunk : s.rows;
-  const int64_t col = (static_cast<int64_t>(blockIdx.x) * Threads + threadIdx.x) * LaneBytes;
+  const int64_t col = (ordered_strip<O>() * Threads + threadIdx.x) * LaneBytes;
   const char* src = s.src + col;
   char* dst = s.dst + col;
   int64_t t = first;
@@ -166,7 +196,7 @@ __global__ void __launch_bounds__(Threads) strip_copy_kernel(const Shape s) {
       t += Depth;
     }
   } else {
-    t = copy_batches<L, Depth>(src, dst, t, last, s.row_bytes, s.zero);
+    t = copy_batches<L, Depth, How == Walk::streamed>(src, dst, t, last, s.row_bytes, s.zero);
   }
   copy_rows<L>(src, dst, t, last, s.row_bytes);
 }
@@ -355,21 +385,27 @@ int smem_for_cap(const Device& d, int cap) {
   return std::min(per_block / 128 * 128, d.smem_optin);
 }
 
-template <int LaneBytes, int Depth, Walk How, int Threads = kThreads>
-void strip_configs(Run& r, const Device& d) {
-  auto kernel = strip_copy_kernel<LaneBytes, Depth, How, Threads>;
-  const char* kind = How == Walk::piped ? "piped" : How == Walk::rolling ? "rolling" : "batched";
+template <int LaneBytes, int Depth, Walk How, int Threads = kThreads, Order O = Order::launch>
+void strip_configs(Run& r, const Device& d, std::initializer_list<int> caps = {4, 6, 7, 8, 16}) {
+  auto kernel = strip_copy_kernel<LaneBytes, Depth, How, Threads, O>;
+  const char* kind = O == Order::spread       ? "spread"
+                     : O == Order::transposed ? "transp"
+                     : How == Walk::piped     ? "piped"
+                     : How == Walk::rolling   ? "rolling"
+                     : How == Walk::streamed  ? "stcs"
+                                              : "batched";
   cudaFuncAttributes fa{};
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
   int measured = 0;  // a cap the registers already undercut gives the same row again
-  for (int cap : {4, 6, 7, 8, 16}) {
+  for (int cap : caps) {
     const int smem = smem_for_cap(d, cap);
     int resident = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Threads, static_cast<size_t>(smem)), "occupancy");
     if (resident == measured) continue;
     measured = resident;
-    const dim3 grid = strip_grid(r.shape, Threads * LaneBytes);
+    dim3 grid = strip_grid(r.shape, Threads * LaneBytes);
+    if (O == Order::transposed) grid = dim3(grid.y * grid.z, grid.x, 1);
     measure(r, kind, static_cast<int>(r.shape.chunk), Threads, LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
             [&] { kernel<<<grid, Threads, static_cast<size_t>(smem)>>>(r.shape); });
   }
@@ -540,6 +576,15 @@ int main(int argc, char** argv) {
       staged_configs<16, 8>(r, d);
       staged_configs<16, 16>(r, d);
     }
+  }
+  // The program order, at the conv's lanes, depth and block, over program lengths (rows): the
+  // batched rows of the launch order beside the spread and transposed orders.
+  for (int64_t chunk : {32, 64, 96, 128, 192, 256, 688}) {
+    r.shape.chunk = std::min(chunk, rows);
+    strip_configs<4, 8, Walk::batched, kThreads, Order::launch>(r, d, {6, 8});
+    strip_configs<4, 8, Walk::batched, kThreads, Order::spread>(r, d, {6, 8});
+    strip_configs<4, 8, Walk::batched, kThreads, Order::transposed>(r, d, {6, 8});
+    strip_configs<4, 8, Walk::streamed>(r, d, {6, 8});
   }
   // The 256 short sequences, with the conv's lanes and depth and the wider ones.
   const SequenceSet seqs = make_sequences(r);
