@@ -15,10 +15,10 @@
 // conv's walk (4-byte lanes, 8 rows a batch) over program lengths from 32 to 688 rows, with
 // the programs in another order (Order below) or the stores streaming (st.global.cs), to tell
 // whether a long program is slow for its length or for where its neighbours are in memory
-// (docs/benchmarks.md, thirty-eighth session). The SASS order of loads and stores was checked with
-// cuobjdump for every kernel before those rows (not for theirs: no cuobjdump here). Every configuration's output is first checked byte for
-// byte against its input, written over poison. The copy counts 2 x the array's bytes, as
-// vt-bench's 1 GiB reference copy (100%) does.
+// (docs/benchmarks.md, thirty-eighth session). The SASS order of loads and stores was checked
+// with cuobjdump for every kernel before those rows (not for theirs: no cuobjdump here). Every
+// configuration's output is first checked byte for byte against its input, written over poison.
+// The copy counts 2 x the array's bytes, as vt-bench's 1 GiB reference copy (100%) does.
 //
 // The `seqs` rows copy the 256 short sequences' pattern instead (vt-bench's
 // conv_fwd/C8192/N256xL8-64): sequence lengths drawn from 8..64 (a fixed draw of their own,
