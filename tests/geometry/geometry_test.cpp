@@ -2,7 +2,10 @@
 // the same functions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -386,6 +389,87 @@ TEST(ConvSwitches, ReadFromTheirKnobs) {
   EXPECT_EQ(only("VT_CONV_CHANNEL_TILE", 2).channel_tile, 2);
   EXPECT_EQ(only("VT_CONV_REG", 0).reg, 0);
   EXPECT_EQ(only("VT_CONV_EXACT_CHUNKS", 1).exact_chunks, 1);
+  EXPECT_EQ(only("VT_CONV_GUIDED", 1).guided, 1);
+  EXPECT_EQ(only("VT_CONV_GUIDED", 1).stage_x, -1);
+}
+
+TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
+  geo::ConvSwitches on;
+  on.guided = 1;
+  const auto long_one = all_kernels_shape(16384, 8192, 1);  // staged by default: a 32 x 129 grid
+  auto g = geo::conv_fwd_geometry(long_one, on);
+  ASSERT_TRUE(g.stage_x);
+  EXPECT_TRUE(g.guided);
+  EXPECT_EQ(g.grid_y, 16384 / 128 + 1) << "the grid is the mapping's own";
+  EXPECT_FALSE(geo::conv_fwd_geometry(long_one, geo::ConvSwitches{}).guided) << "off by default";
+  geo::ConvSwitches off = on;
+  off.guided = 0;
+  EXPECT_FALSE(geo::conv_fwd_geometry(long_one, off).guided);
+  EXPECT_TRUE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens, 8192, 1), on).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens - 16, 8192, 1), on).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), on).guided) << "two sequences";
+  auto no_engine = long_one;  // before sm_90, and every other backend: no staged ring
+  no_engine.bulk_copies = false;
+  EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, on).guided);
+  auto f16 = long_one;  // not staged by default, so not guided unless staging is forced
+  f16.x_f16 = true;
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, on).guided);
+  geo::ConvSwitches staged = on;
+  staged.stage_x = 1;
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, staged).guided);
+  // A small one: staged only when forced, then guided too (the parity case fwd_guided).
+  const auto small = all_kernels_shape(9000, 520, 1);
+  EXPECT_FALSE(geo::conv_fwd_geometry(small, on).guided);
+  g = geo::conv_fwd_geometry(small, staged);
+  EXPECT_TRUE(g.guided);
+  EXPECT_EQ(g.grid_y, 71);
+  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y).last, 176);
+  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y).first, 43 * 176);
+  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y).last, 43 * 176 + 64);
+  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).first, 8976);
+  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).last, 9000);
+  EXPECT_GE(geo::guided_program(66, 9000, g.grid_y).first, 9000) << "empty";
+  // A plan that is followed keeps its items.
+  auto planned = long_one;
+  planned.has_plan = true;
+  planned.plan_chunk = 64;
+  planned.plan_items = 300;
+  geo::ConvSwitches plan = on;
+  plan.exact_chunks = 1;
+  EXPECT_FALSE(geo::conv_fwd_geometry(planned, plan).guided);
+}
+
+// Every token of the sequence in exactly one program, in order, each starting on a stage; none
+// after the first reads the old state; lengths never grow, and the last ones, about
+// kGuidedShorts of them, are kGuidedShortTokens long or less.
+TEST(ConvFwdGeometry, GuidedProgramsCoverEveryTokenOnce) {
+  std::mt19937 rng(4242);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int64_t chunk = trial % 2 ? 128 : 64;
+    const int64_t T = geo::kGuidedMinTokens + static_cast<int64_t>(rng() % (trial % 10 == 0 ? 400000 : 60000));
+    const int64_t programs = T / chunk + 1 + static_cast<int64_t>(trial % 3);  // the grid's, or more
+    SCOPED_TRACE("T " + std::to_string(T) + " programs " + std::to_string(programs));
+    int64_t next = 0, longest = 0, prev_len = INT64_MAX, short_tokens = 0;
+    for (int64_t k = 0; k < programs; ++k) {
+      const geo::TokenRun r = geo::guided_program(k, T, programs);
+      if (r.first >= r.last) {
+        ASSERT_GE(r.first, T) << "program " << k << " is empty inside the sequence";
+        continue;
+      }
+      const int64_t len = r.last - r.first;
+      ASSERT_EQ(r.first, next) << "program " << k;
+      ASSERT_EQ(r.first % geo::kStageXTokens, 0);
+      ASSERT_TRUE(k == 0 || r.first >= geo::kStageXTokens) << "program " << k << " would read the old state";
+      ASSERT_LE(len, prev_len) << "program " << k << " is longer than the one before";
+      longest = std::max(longest, len);
+      if (len <= geo::kGuidedShortTokens) short_tokens += len;
+      prev_len = len;
+      next = r.last;
+    }
+    ASSERT_EQ(next, T) << "tokens left without a program";
+    ASSERT_LE(prev_len, geo::kGuidedShortTokens);
+    ASSERT_GT(short_tokens, geo::kGuidedShorts * geo::kGuidedShortTokens - longest);
+  }
 }
 
 TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {

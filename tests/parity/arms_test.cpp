@@ -28,7 +28,9 @@ enum OpSet : unsigned { kFwd = 1, kUpdate = 2, kPostConv = 4 };
 struct Switch {
   const char* knob;
   int64_t value;
-  unsigned ops;  // OpSet bits
+  unsigned ops;                // OpSet bits
+  const char* with = nullptr;  // a second knob set with it, to reach a variant only the two reach
+  int64_t with_value = 0;
   bool applies_to(vt_op_id op) const {
     return (op == VT_OP_CAUSAL_CONV1D_FWD && (ops & kFwd)) || (op == VT_OP_CAUSAL_CONV1D_UPDATE && (ops & kUpdate)) ||
            (op == VT_OP_GDN_POST_CONV && (ops & kPostConv));
@@ -41,6 +43,8 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 2, kFwd},
                                        {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
                                        {"VT_CONV_ONE_SEQUENCE", 0, kFwd},  // one sequence by the general kernel
+                                       // CUDA's guided programs, in the staged ring only (fwd_guided).
+                                       {"VT_CONV_GUIDED", 1, kFwd, "VT_CONV_STAGE_X", 1},
                                        {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv},
                                        // Not a variant: the same kernels, each started only once
                                        // the one before it has finished (runtime.md).
@@ -50,7 +54,10 @@ struct Arm {
   std::string provider;
   std::optional<Switch> variant;
   std::string label() const {
-    return variant ? provider + " " + variant->knob + "=" + std::to_string(variant->value) : provider;
+    if (!variant) return provider;
+    std::string l = provider + " " + variant->knob + "=" + std::to_string(variant->value);
+    if (variant->with) l += std::string(" ") + variant->with + "=" + std::to_string(variant->with_value);
+    return l;
   }
 };
 
@@ -90,6 +97,7 @@ ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vecto
             knobs.disable_providers.end())
       knobs.disable_providers.push_back(other.provider);
   if (arm.variant) knobs.ints[arm.variant->knob] = arm.variant->value;
+  if (arm.variant && arm.variant->with) knobs.ints[arm.variant->with] = arm.variant->with_value;
   Runtime rt(knobs);
   rt.load();
   const Device device = rt.device(device_name);
@@ -109,10 +117,16 @@ ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vecto
 }
 
 TEST(ParityArmSwitches, AreKnownKnobs) {
-  for (const Switch& s : kVariantSwitches)
-    EXPECT_TRUE(std::any_of(Knobs::specs().begin(), Knobs::specs().end(),
-                            [&](const KnobSpec& k) { return std::string_view(k.name) == s.knob; }))
-        << s.knob << " is not a knob any more: the arms would not force that variant";
+  auto known = [](const char* name) {
+    return std::any_of(Knobs::specs().begin(), Knobs::specs().end(),
+                       [&](const KnobSpec& k) { return std::string_view(k.name) == name; });
+  };
+  for (const Switch& s : kVariantSwitches) {
+    EXPECT_TRUE(known(s.knob)) << s.knob << " is not a knob any more: the arms would not force that variant";
+    if (s.with) {
+      EXPECT_TRUE(known(s.with)) << s.with << " is not a knob any more";
+    }
+  }
 }
 
 class ParityArms : public testing::TestWithParam<ArmsParam> {};

@@ -21,6 +21,7 @@ struct ConvFwdParams {
   int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
+  int guided;  // guided programs (geo::guided_program), the staged ring only
 };
 
 // What one program works on: tokens [first, last) local to sequence n, which starts at row
@@ -58,8 +59,9 @@ __device__ __forceinline__ int64_t sequence_of_program_warp(int64_t k, const Con
 // program's setup is a chain of dependent loads, and short programs are mostly setup.
 // Without a plan the first token comes from qsl[n] as loaded here (the search alone would
 // have waited for it first). WarpSearch: every lane of the warp calls it, and the sequence is
-// found by sequence_of_program_warp.
-template <bool WarpSearch = false>
+// found by sequence_of_program_warp. Guided: the kernel may take guided programs (p.guided),
+// a template flag so that the other kernels' code stays as it was.
+template <bool WarpSearch = false, bool Guided = false>
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
   if (k >= p.programs) return false;
   if (p.plan) {
@@ -87,6 +89,13 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   const int64_t end = geo::clamp_token(q1, p.T);
   s->L = end > s->begin ? end - s->begin : 0;
   s->last = s->first + p.chunk < s->L ? s->first + p.chunk : s->L;
+  // One sequence (p.guided is set for no other call); its length is checked again here, as
+  // guided_program needs it, since qsl is read on the device.
+  if (Guided && p.guided && s->L >= geo::kGuidedMinTokens) {
+    const geo::TokenRun r = geo::guided_program(k, s->L, p.programs);
+    s->first = r.first;
+    s->last = r.last;
+  }
   if (s->first < 0 || s->first >= s->last) return false;
   s->slot = slot;
   s->initial = initial;
@@ -337,7 +346,7 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
                    [&](int i) { return p.bias.base + chan(i) * p.bias.s0; });
   }
   Segment s;
-  if (!find_segment<WarpSearch>(p, program_index(), &s) || !live) return;
+  if (!find_segment<WarpSearch, StageX && !Whole>(p, program_index(), &s) || !live) return;
   [[maybe_unused]] bool whole = false;  // x of this program is on its way to shared memory (Whole)
 #if __CUDA_ARCH__ >= 900
   if constexpr (Whole && Vec == 2) whole = whole_start<Pk>(p, s);
@@ -841,6 +850,7 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
     return launch_error("causal_conv1d_fwd: the sequence chunk is not a power of two");
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
+  p.guided = g.guided;
   switch (a.width) {
     case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
     case 3: launch_width<3>(p, g, grid, a.x.dtype, stream); break;

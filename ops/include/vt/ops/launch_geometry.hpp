@@ -71,6 +71,7 @@ struct ConvSwitches {
   int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
   int32_t stage_x = -1;        // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
   int32_t one_sequence = -1;   // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
+  int32_t guided = -1;         // VT_CONV_GUIDED: 1 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
@@ -97,6 +98,7 @@ ConvSwitches conv_switches(const KnobInt& knob) {
   if (knob("VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
   if (knob("VT_CONV_STAGE_X", &v)) s.stage_x = static_cast<int32_t>(v);
   if (knob("VT_CONV_ONE_SEQUENCE", &v)) s.one_sequence = static_cast<int32_t>(v);
+  if (knob("VT_CONV_GUIDED", &v)) s.guided = static_cast<int32_t>(v);
   return s;
 }
 
@@ -112,6 +114,7 @@ struct ConvFwdGeometry {
   bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
   bool stage_whole = false;        // ... a whole short program at a time (conv_fwd_stages_whole)
   bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
+  bool guided = false;             // guided programs (conv_fwd_guided, guided_program)
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -188,6 +191,43 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
   return g.stage_x && s.tokens <= s.seqs * kStageWholeRows;
 }
 
+// Guided programs (VT_CONV_GUIDED=1): one long sequence through the staged ring is cut into
+// programs of B tokens and then kGuidedShorts programs of kGuidedShortTokens at its end, in the
+// same grid (grid_y programs a channel block). Blocks start in grid order, so the last to
+// start are the short ones, and the SMs drain behind them instead of behind a last partial
+// wave of full-length programs: under ncu on an H100 the 128-token ring's SMs were active 95.8%
+// of its cycles, and 98.0% guided. B is the shortest multiple of kStageXTokens with which the
+// long programs leave room for the short ones and one slot more, so every token has one
+// program (GuidedPrograms, geometry_test). A program after the first starts at least B >= 16
+// tokens in, past any W (race-free state). On an H100 against the 128-token programs: 1.05 at
+// T = 8192, 1.01 at T = 16384, 1.02 at C = 12288, 0.995 at T = 65536 (docs/benchmarks.md,
+// thirty-eighth session). Off by default: not yet timed on the H200.
+inline constexpr int64_t kGuidedShortTokens = 64;
+inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column: 132 SMs x 6 blocks / 32 columns
+inline constexpr int64_t kGuidedMinTokens = 8192;
+inline constexpr int32_t kDefaultGuided = 0;
+struct TokenRun {
+  int64_t first = 0, last = 0;  // [first, last); empty past the sequence's end
+};
+// Program k of `programs` over a sequence of `tokens` tokens (tokens > kGuidedShorts *
+// kGuidedShortTokens, programs > kGuidedShorts + 1: what conv_fwd_guided and the kernel check).
+VT_GEOMETRY_FN TokenRun guided_program(int64_t k, int64_t tokens, int64_t programs) {
+  const int64_t rest = tokens - kGuidedShorts * kGuidedShortTokens;  // the long programs' tokens
+  const int64_t slots = programs - 1 - kGuidedShorts;               // ... and their programs, at most
+  const int64_t len = (rest + slots * kStageXTokens - 1) / (slots * kStageXTokens) * kStageXTokens;
+  const int64_t longs = (rest + len - 1) / len;  // <= slots, since len >= rest / slots
+  TokenRun r;
+  r.first = k < longs ? k * len : longs * len + (k - longs) * kGuidedShortTokens;
+  const int64_t end = r.first + (k < longs ? len : kGuidedShortTokens);
+  r.last = end < tokens ? end : tokens;
+  return r;
+}
+constexpr bool conv_fwd_guided(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
+  const bool on = (sw.guided >= 0 ? sw.guided : kDefaultGuided) != 0;
+  return on && g.stage_x && !g.stage_whole && g.mapping == ConvMapping::sequence_chunks && s.seqs == 1 &&
+         s.tokens >= kGuidedMinTokens && g.grid_y > kGuidedShorts + 1;
+}
+
 // A call of one sequence in programs of at most kOneSequenceMaxChunk tokens (a short prompt)
 // goes to a kernel of its own where the backend has one: it needs no query_start_loc (ops.md
 // fixes qsl[0] = 0 and qsl[1] = T), so each program issues all its loads at once, and its
@@ -234,6 +274,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   g.stage_x = conv_fwd_stages_x(s, sw, g);
   g.stage_whole = conv_fwd_stages_whole(s, g);
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
+  g.guided = conv_fwd_guided(s, sw, g);
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
