@@ -198,12 +198,12 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
 // wave of full-length programs: under ncu on an H100 the 128-token ring's SMs were active 95.8%
 // of its cycles, and 98.0% guided. B is the shortest multiple of kStageXTokens with which the
 // long programs leave room for the short ones and one slot more, so every token has one
-// program (GuidedPrograms, geometry_test). A program after the first starts at least B >= 16
+// program (geometry_test's GuidedProgramsCoverEveryTokenOnce). A program after the first starts at least B >= 16
 // tokens in, past any W (race-free state). On an H100 against the 128-token programs: 1.05 at
 // T = 8192, 1.01 at T = 16384, 1.02 at C = 12288, 0.995 at T = 65536 (docs/benchmarks.md,
 // thirty-eighth session). Off by default: not yet timed on the H200.
 inline constexpr int64_t kGuidedShortTokens = 64;
-inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column: 132 SMs x 6 blocks / 32 columns
+inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column at C = 8192: 132 SMs x 6 blocks / 32
 inline constexpr int64_t kGuidedMinTokens = 8192;
 inline constexpr int32_t kDefaultGuided = 0;
 struct TokenRun {
