@@ -22,7 +22,7 @@ TEST(Knobs, ParsesAcceptedSpellings) {
                                         {"VT_STRICT_PROVIDERS", "1"},
                                         {"VT_DEEP_VALIDATE", "1"},
                                         {"VT_CONV_CHANNEL_TILE", "2"},
-                                        {"VT_CONV_GUIDED", "1"},
+                                        {"VT_CONV_GUIDED", "2"},
                                         {"VT_CPU_THREADS", "3"}},
                                        &w);
   EXPECT_TRUE(w.empty());
@@ -36,7 +36,7 @@ TEST(Knobs, ParsesAcceptedSpellings) {
   EXPECT_TRUE(k.strict_providers);
   EXPECT_TRUE(k.deep_validate);
   EXPECT_EQ(k.int_value("VT_CONV_CHANNEL_TILE"), 2);
-  EXPECT_EQ(k.int_value("VT_CONV_GUIDED"), 1);
+  EXPECT_EQ(k.int_value("VT_CONV_GUIDED"), 2);
   EXPECT_EQ(k.int_value("VT_CPU_THREADS"), 3);
   EXPECT_FALSE(k.int_value("VT_CONV_REG").has_value());
 }
@@ -48,7 +48,7 @@ TEST(Knobs, WarnsAboutAndIgnoresOtherValues) {
                                         {"VT_CONV_CHANNEL_TILE", "3"},
                                         {"VT_CONV_REG", "1x"},
                                         {"VT_CPU_THREADS", "0"},
-                                        {"VT_CONV_GUIDED", "2"},
+                                        {"VT_CONV_GUIDED", "3"},
                                         {"VT_PLUGINS", " , "},
                                         {"VT_PROVIDERS_STATS", "1"}},
                                        &w);
@@ -58,7 +58,7 @@ TEST(Knobs, WarnsAboutAndIgnoresOtherValues) {
   EXPECT_TRUE(mentions(w, "VT_CONV_CHANNEL_TILE=\"3\""));
   EXPECT_TRUE(mentions(w, "VT_CONV_REG=\"1x\""));
   EXPECT_TRUE(mentions(w, "VT_CPU_THREADS=\"0\""));
-  EXPECT_TRUE(mentions(w, "VT_CONV_GUIDED=\"2\""));
+  EXPECT_TRUE(mentions(w, "VT_CONV_GUIDED=\"3\""));
   EXPECT_TRUE(mentions(w, "VT_PLUGINS"));
   EXPECT_TRUE(mentions(w, "unknown knob VT_PROVIDERS_STATS"));
   EXPECT_FALSE(k.log_level.has_value());

@@ -429,6 +429,26 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).first, 8976);
   EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).last, 9000);
   EXPECT_GE(geo::guided_program(66, 9000, g.grid_y).first, 9000) << "empty";
+  // The larger grid (VT_CONV_GUIDED=2): 24 more programs, none longer than the chunk.
+  geo::ConvSwitches larger = staged;
+  larger.guided = 2;
+  g = geo::conv_fwd_geometry(small, larger);
+  EXPECT_TRUE(g.guided);
+  EXPECT_EQ(g.grid_y, 71 + geo::kGuidedShorts);
+  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y).last, 112);
+  EXPECT_EQ(geo::guided_program(67, 9000, g.grid_y).first, 67 * 112);
+  EXPECT_EQ(geo::guided_program(90, 9000, g.grid_y).first, 8976);
+  EXPECT_GE(geo::guided_program(91, 9000, g.grid_y).first, 9000) << "empty";
+  for (const int64_t T : {int64_t{8192}, int64_t{16384}, int64_t{65536}, int64_t{100001}}) {
+    const auto lg = geo::conv_fwd_geometry(all_kernels_shape(T, 8192, 1), larger);
+    ASSERT_TRUE(lg.guided) << T;
+    EXPECT_EQ(lg.grid_y, T / lg.chunk + 1 + geo::kGuidedShorts) << T;
+    EXPECT_LE(geo::guided_program(0, T, lg.grid_y).last, lg.chunk) << T;
+  }
+  EXPECT_EQ(geo::guided_program(0, 16384, 16384 / 128 + 1 + geo::kGuidedShorts).last, 128);
+  EXPECT_EQ(geo::guided_program(0, 8192, 8192 / 128 + 1 + geo::kGuidedShorts).last, 112);
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).guided);
+  EXPECT_EQ(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).grid_y, 16384 / 128 + 2) << "untouched";
   // A plan that is followed keeps its items.
   auto planned = long_one;
   planned.has_plan = true;
@@ -447,7 +467,8 @@ TEST(ConvFwdGeometry, GuidedProgramsCoverEveryTokenOnce) {
   for (int trial = 0; trial < 400; ++trial) {
     const int64_t chunk = trial % 2 ? 128 : 64;
     const int64_t T = geo::kGuidedMinTokens + static_cast<int64_t>(rng() % (trial % 10 == 0 ? 400000 : 60000));
-    const int64_t programs = T / chunk + 1 + static_cast<int64_t>(trial % 3);  // the grid's, or more
+    // The mapping's grid, or more, or the larger grid of VT_CONV_GUIDED=2.
+    const int64_t programs = T / chunk + 1 + (trial % 4 == 3 ? geo::kGuidedShorts : static_cast<int64_t>(trial % 3));
     SCOPED_TRACE("T " + std::to_string(T) + " programs " + std::to_string(programs));
     int64_t next = 0, longest = 0, prev_len = INT64_MAX, short_tokens = 0;
     for (int64_t k = 0; k < programs; ++k) {
@@ -461,6 +482,9 @@ TEST(ConvFwdGeometry, GuidedProgramsCoverEveryTokenOnce) {
       ASSERT_EQ(r.first % geo::kStageXTokens, 0);
       ASSERT_TRUE(k == 0 || r.first >= geo::kStageXTokens) << "program " << k << " would read the old state";
       ASSERT_LE(len, prev_len) << "program " << k << " is longer than the one before";
+      if (trial % 4 == 3) {
+        ASSERT_LE(len, chunk) << "the larger grid lengthens no program";
+      }
       longest = std::max(longest, len);
       if (len <= geo::kGuidedShortTokens) short_tokens += len;
       prev_len = len;

@@ -71,7 +71,7 @@ struct ConvSwitches {
   int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
   int32_t stage_x = -1;        // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
   int32_t one_sequence = -1;   // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
-  int32_t guided = -1;         // VT_CONV_GUIDED: 1 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
+  int32_t guided = -1;         // VT_CONV_GUIDED: 1 or 2 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
@@ -202,6 +202,10 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
 // tokens in, past any W (race-free state). On an H100 against the 128-token programs: 1.05 at
 // T = 8192, 1.01 at T = 16384, 1.02 at C = 12288, 0.995 at T = 65536 (docs/benchmarks.md,
 // thirty-eighth session). Off by default: not yet timed on the H200.
+// VT_CONV_GUIDED=2 makes the same cut in a grid of kGuidedShorts more programs a channel block,
+// so that the long programs come out no longer than the mapping's chunk (128 tokens at
+// T = 16384 and 65536, 112 at 8192) instead of longer (144, 144, 176): at T = 65536 the
+// longer programs were the likely loss. Not yet timed anywhere.
 inline constexpr int64_t kGuidedShortTokens = 64;
 inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column at C = 8192: 132 SMs x 6 blocks / 32
 inline constexpr int64_t kGuidedMinTokens = 8192;
@@ -222,8 +226,9 @@ VT_GEOMETRY_FN TokenRun guided_program(int64_t k, int64_t tokens, int64_t progra
   r.last = end < tokens ? end : tokens;
   return r;
 }
+constexpr int32_t guided_form(const ConvSwitches& sw) { return sw.guided >= 0 ? sw.guided : kDefaultGuided; }
 constexpr bool conv_fwd_guided(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
-  const bool on = (sw.guided >= 0 ? sw.guided : kDefaultGuided) != 0;
+  const bool on = guided_form(sw) != 0;
   return on && g.stage_x && !g.stage_whole && g.mapping == ConvMapping::sequence_chunks && s.seqs == 1 &&
          s.tokens >= kGuidedMinTokens && g.grid_y > kGuidedShorts + 1;
 }
@@ -275,6 +280,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   g.stage_whole = conv_fwd_stages_whole(s, g);
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
   g.guided = conv_fwd_guided(s, sw, g);
+  if (g.guided && guided_form(sw) == 2) g.grid_y += kGuidedShorts;
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
