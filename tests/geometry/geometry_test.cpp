@@ -192,7 +192,7 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   auto g = geo::conv_fwd_geometry(s, sw);
   ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
   EXPECT_EQ(g.chunk, 128);
-  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1));
+  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1 + geo::kGuidedShorts)) << "guided programs' larger grid";
   EXPECT_TRUE(g.stage_x);
   EXPECT_FALSE(g.stage_whole);
 
@@ -396,12 +396,14 @@ TEST(ConvSwitches, ReadFromTheirKnobs) {
 TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   geo::ConvSwitches on;
   on.guided = 1;
-  const auto long_one = all_kernels_shape(16384, 8192, 1);  // staged by default: a 32 x 129 grid
+  const auto long_one = all_kernels_shape(16384, 8192, 1);  // staged by default; the mapping: 32 x 129
   auto g = geo::conv_fwd_geometry(long_one, on);
   ASSERT_TRUE(g.stage_x);
   EXPECT_TRUE(g.guided);
   EXPECT_EQ(g.grid_y, 16384 / 128 + 1) << "the grid is the mapping's own";
-  EXPECT_FALSE(geo::conv_fwd_geometry(long_one, geo::ConvSwitches{}).guided) << "off by default";
+  const auto by_default = geo::conv_fwd_geometry(long_one, geo::ConvSwitches{});
+  EXPECT_TRUE(by_default.guided) << "on by default, in the larger grid";
+  EXPECT_EQ(by_default.grid_y, 16384 / 128 + 1 + geo::kGuidedShorts);
   geo::ConvSwitches off = on;
   off.guided = 0;
   EXPECT_FALSE(geo::conv_fwd_geometry(long_one, off).guided);

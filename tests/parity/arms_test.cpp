@@ -44,6 +44,7 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
                                        {"VT_CONV_ONE_SEQUENCE", 0, kFwd},  // one sequence by the general kernel
                                        // CUDA's guided programs, in the staged ring only (fwd_guided).
+                                       {"VT_CONV_GUIDED", 0, kFwd, "VT_CONV_STAGE_X", 1},  // the mapping's programs
                                        {"VT_CONV_GUIDED", 1, kFwd, "VT_CONV_STAGE_X", 1},
                                        {"VT_CONV_GUIDED", 2, kFwd, "VT_CONV_STAGE_X", 1},  // in a larger grid
                                        {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv},

@@ -38,7 +38,7 @@ const std::vector<Def>& defs() {
        Kind::int_set, {0, 1}},
       {{"VT_CONV_GUIDED", "0|1|2",
         "1: one long sequence through CUDA's staged conv ring in guided programs, short ones last; 2: the same in a larger grid, "
-        "no program longer than the mapping's (unset: the default, off)"},
+        "no program longer than the mapping's (unset: the default, 2); 0: off"},
        Kind::int_set, {0, 1, 2}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
       {{"VT_EARLY_LAUNCH", "0|1", "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},

@@ -191,25 +191,26 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
   return g.stage_x && s.tokens <= s.seqs * kStageWholeRows;
 }
 
-// Guided programs (VT_CONV_GUIDED=1): one long sequence through the staged ring is cut into
-// programs of B tokens and then kGuidedShorts programs of kGuidedShortTokens at its end, in the
-// same grid (grid_y programs a channel block). Blocks start in grid order, so the last to
-// start are the short ones, and the SMs drain behind them instead of behind a last partial
-// wave of full-length programs: under ncu on an H100 the 128-token ring's SMs were active 95.8%
-// of its cycles, and 98.0% guided. B is the shortest multiple of kStageXTokens with which the
-// long programs leave room for the short ones and one slot more, so every token has one
-// program (geometry_test's GuidedProgramsCoverEveryTokenOnce). A program after the first starts at least B >= 16
-// tokens in, past any W (race-free state). On an H100 against the 128-token programs: 1.05 at
-// T = 8192, 1.01 at T = 16384, 1.02 at C = 12288, 0.995 at T = 65536 (docs/benchmarks.md,
-// thirty-eighth session). Off by default: not yet timed on the H200.
-// VT_CONV_GUIDED=2 makes the same cut in a grid of kGuidedShorts more programs a channel block,
-// so that the long programs come out no longer than the mapping's chunk (128 tokens at
-// T = 16384 and 65536, 112 at 8192) instead of longer (144, 144, 176): at T = 65536 the
-// longer programs were the likely loss. Not yet timed anywhere.
+// Guided programs (VT_CONV_GUIDED): one long sequence through the staged ring is cut into
+// programs of B tokens and then kGuidedShorts programs of kGuidedShortTokens at its end, so that
+// the last blocks to start (blocks start in grid order) are short, and the SMs drain behind
+// them instead of behind a last partial wave of full-length programs: under ncu on an H100
+// the 128-token ring's SMs were active 95.8% of its cycles, and 98.0% guided. B is the
+// shortest multiple of kStageXTokens with which the long programs leave room for the short
+// ones and one slot more, so every token has one program (geometry_test's
+// GuidedProgramsCoverEveryTokenOnce). A program after the first starts at least B >= 16 tokens
+// in, past any W (race-free state). Form 1 makes the cut in the mapping's own grid (grid_y
+// programs a channel block), which lengthens the long programs (144 tokens for 128 at
+// T = 16384 and 65536, 176 for 128 at 8192); form 2, the default, in a grid of kGuidedShorts
+// more programs a channel block, so that no program is longer than the mapping's chunk.
+// Against off, one binary, three rounds (two at C = 6144) on an H100 (no H200 was lent;
+// docs/benchmarks.md, thirty-ninth session): form 2 1.030 to 1.033 at T = 8192, 1.017 to
+// 1.018 at 16384, 1.003 at 65536, 1.010 to 1.011 at C = 12288, 1.012 to 1.013 at C = 6144;
+// form 1 gained more at C = 12288 (1.018 to 1.019) but lost at 65536 (0.992 to 0.993).
 inline constexpr int64_t kGuidedShortTokens = 64;
 inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column at C = 8192: 132 SMs x 6 blocks / 32
 inline constexpr int64_t kGuidedMinTokens = 8192;
-inline constexpr int32_t kDefaultGuided = 0;
+inline constexpr int32_t kDefaultGuided = 2;
 struct TokenRun {
   int64_t first = 0, last = 0;  // [first, last); empty past the sequence's end
 };
