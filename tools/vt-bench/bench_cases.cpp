@@ -55,6 +55,10 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
                 {"unstaged", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_STAGE_X", 0}}, {}},
                 // One sequence by the general kernel (a short prompt takes its own by default).
                 {"general", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_ONE_SEQUENCE", 0}}, {}},
+                // One long sequence in the mapping's own programs, or guided in its grid (form 1); the
+                // default is form 2 (launch_geometry.hpp's conv_fwd_guided).
+                {"unguided", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_GUIDED", 0}}, {}},
+                {"guided1", {{"VT_CONV_EXACT_CHUNKS", 0}, {"VT_CONV_GUIDED", 1}}, {}},
                 kWithoutFast};
   return c;
 }
