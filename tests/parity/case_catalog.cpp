@@ -193,7 +193,7 @@ void conv_fwd_cases(Catalog& c) {
     p.slots = {3, 0, 9, 6, 5, -1, 8, 2, 7, 4};
     p.num_slots = 10;
   });
-  // CUDA's guided programs (the arms test's VT_CONV_GUIDED=1 and 2 with VT_CONV_STAGE_X=1):
+  // CUDA's guided programs (the arms test's VT_CONV_GUIDED=0, 1 and 2 with VT_CONV_STAGE_X=1):
   // one sequence of 9000 tokens, in 71 programs a channel block (1: 43 of 176 tokens, 22 of
   // 64 and one of 24, the rest empty) or 95 (2: 67 of 112, 23 of 64 and one of 24); two whole
   // channel blocks and a partial one; the old state read by the first program and rolled by it.
