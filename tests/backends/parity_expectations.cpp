@@ -34,7 +34,8 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_SPLIT, "cuda.split"}},
        {},
        {},
-       true},
+       true,
+       {"VT_CONV_GUIDED"}},  // guided programs, in CUDA's staged ring only
       // Bit-identical: HIP kernels with explicit fma, no contraction, IEEE division and
       // square root, and the canonical reduction over 32-lane groups on any wavefront size.
       {"rocm",

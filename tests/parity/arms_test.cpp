@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <optional>
+#include <string>
 
 #include "case_catalog.hpp"
 #include "case_run.hpp"
 #include "device_axis.hpp"
+#include "expectations.hpp"
 #include "vt/error.hpp"
 #include "vt/knobs.hpp"
 #include "vt/op_id.hpp"
@@ -77,12 +80,25 @@ std::vector<ArmsParam> arms_params() {
   return out;
 }
 
+// A switch that a backend claims as its own (BackendExpectation::own_switches) runs on that
+// backend alone: elsewhere its arm would only repeat the default one.
+bool runs_on(const Switch& s, const std::string& backend) {
+  bool claimed = false;
+  for (const BackendExpectation& e : backend_expectations())
+    for (const std::string& knob : e.own_switches)
+      if (knob == s.knob) {
+        if (e.backend == backend) return true;
+        claimed = true;
+      }
+  return !claimed;
+}
+
 std::vector<Arm> arms_of(vt_op_id op, const std::string& backend) {
   std::vector<Arm> arms;
   for (const ProviderCounts& p : parity_runtime().registry().providers(op, backend)) {
     arms.push_back({p.name, std::nullopt});
     for (const Switch& s : kVariantSwitches)
-      if (s.applies_to(op)) arms.push_back({p.name, s});
+      if (s.applies_to(op) && runs_on(s, backend)) arms.push_back({p.name, s});
   }
   return arms;
 }
@@ -129,6 +145,12 @@ TEST(ParityArmSwitches, AreKnownKnobs) {
       EXPECT_TRUE(known(s.with)) << s.with << " is not a knob any more";
     }
   }
+  for (const BackendExpectation& e : backend_expectations())
+    for (const std::string& knob : e.own_switches)
+      EXPECT_TRUE(std::any_of(std::begin(kVariantSwitches), std::end(kVariantSwitches),
+                              [&](const Switch& s) { return knob == s.knob; }))
+          << e.backend << " claims " << knob << ", which no arm switches: a misspelt name would leave its arms "
+          << "running on every backend";
 }
 
 class ParityArms : public testing::TestWithParam<ArmsParam> {};
