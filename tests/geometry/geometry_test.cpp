@@ -192,7 +192,7 @@ TEST(ConvFwdGeometry, StagedXOnlyWhereTheDeviceAndTheShapeAllowIt) {
   auto g = geo::conv_fwd_geometry(s, sw);
   ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
   EXPECT_EQ(g.chunk, 128);
-  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1 + geo::kGuidedShorts)) << "guided programs' larger grid";
+  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 + 1 + 64)) << "guided programs' larger grid";
   EXPECT_TRUE(g.stage_x);
   EXPECT_FALSE(g.stage_whole);
 
@@ -403,7 +403,9 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   EXPECT_EQ(g.grid_y, 16384 / 128 + 1) << "the grid is the mapping's own";
   const auto by_default = geo::conv_fwd_geometry(long_one, geo::ConvSwitches{});
   EXPECT_TRUE(by_default.guided) << "on by default, in the larger grid";
-  EXPECT_EQ(by_default.grid_y, 16384 / 128 + 1 + geo::kGuidedShorts);
+  EXPECT_EQ(by_default.grid_y, 16384 / 128 + 1 + 64) << "48 programs of 64 tokens, 16 of 32";
+  EXPECT_EQ(by_default.tail.programs[0], 48);
+  EXPECT_EQ(by_default.tail.tokens[1], 32);
   geo::ConvSwitches off = on;
   off.guided = 0;
   EXPECT_FALSE(geo::conv_fwd_geometry(long_one, off).guided);
@@ -425,30 +427,41 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   g = geo::conv_fwd_geometry(small, staged);
   EXPECT_TRUE(g.guided);
   EXPECT_EQ(g.grid_y, 71);
-  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y).last, 176);
-  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y).first, 43 * 176);
-  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y).last, 43 * 176 + 64);
-  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).first, 8976);
-  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y).last, 9000);
-  EXPECT_GE(geo::guided_program(66, 9000, g.grid_y).first, 9000) << "empty";
-  // The larger grid (VT_CONV_GUIDED=2): 24 more programs, none longer than the chunk.
+  const geo::GuidedTail one = g.tail;  // form 1: 24 programs of 64 tokens
+  EXPECT_EQ(geo::tail_programs(one), 24);
+  EXPECT_EQ(geo::tail_tokens(one), 24 * 64);
+  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y, one).last, 176);
+  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y, one).first, 43 * 176);
+  EXPECT_EQ(geo::guided_program(43, 9000, g.grid_y, one).last, 43 * 176 + 64);
+  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y, one).first, 8976);
+  EXPECT_EQ(geo::guided_program(65, 9000, g.grid_y, one).last, 9000);
+  EXPECT_GE(geo::guided_program(66, 9000, g.grid_y, one).first, 9000) << "empty";
+  // The larger grid (VT_CONV_GUIDED=2): 64 more programs (48 of 64 tokens, then 16 of 32),
+  // none longer than the chunk.
   geo::ConvSwitches larger = staged;
   larger.guided = 2;
   g = geo::conv_fwd_geometry(small, larger);
   EXPECT_TRUE(g.guided);
-  EXPECT_EQ(g.grid_y, 71 + geo::kGuidedShorts);
-  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y).last, 112);
-  EXPECT_EQ(geo::guided_program(67, 9000, g.grid_y).first, 67 * 112);
-  EXPECT_EQ(geo::guided_program(90, 9000, g.grid_y).first, 8976);
-  EXPECT_GE(geo::guided_program(91, 9000, g.grid_y).first, 9000) << "empty";
+  EXPECT_EQ(g.grid_y, 71 + 64);
+  const geo::GuidedTail two = g.tail;
+  EXPECT_EQ(geo::tail_tokens(two), 48 * 64 + 16 * 32);
+  EXPECT_EQ(geo::guided_program(0, 9000, g.grid_y, two).last, 80);
+  EXPECT_EQ(geo::guided_program(67, 9000, g.grid_y, two).first, 67 * 80);
+  EXPECT_EQ(geo::guided_program(68, 9000, g.grid_y, two).first, 68 * 80) << "the first of 64 tokens";
+  EXPECT_EQ(geo::guided_program(68, 9000, g.grid_y, two).last, 68 * 80 + 64);
+  EXPECT_EQ(geo::guided_program(116, 9000, g.grid_y, two).first, 68 * 80 + 48 * 64) << "the first of 32";
+  EXPECT_EQ(geo::guided_program(116, 9000, g.grid_y, two).last, 68 * 80 + 48 * 64 + 32);
+  EXPECT_EQ(geo::guided_program(131, 9000, g.grid_y, two).first, 8992);
+  EXPECT_EQ(geo::guided_program(131, 9000, g.grid_y, two).last, 9000) << "cut at the end";
+  EXPECT_GE(geo::guided_program(132, 9000, g.grid_y, two).first, 9000) << "empty";
   for (const int64_t T : {int64_t{8192}, int64_t{16384}, int64_t{65536}, int64_t{100001}}) {
     const auto lg = geo::conv_fwd_geometry(all_kernels_shape(T, 8192, 1), larger);
     ASSERT_TRUE(lg.guided) << T;
-    EXPECT_EQ(lg.grid_y, T / lg.chunk + 1 + geo::kGuidedShorts) << T;
-    EXPECT_LE(geo::guided_program(0, T, lg.grid_y).last, lg.chunk) << T;
+    EXPECT_EQ(lg.grid_y, T / lg.chunk + 1 + 64) << T;
+    EXPECT_LE(geo::guided_program(0, T, lg.grid_y, lg.tail).last, lg.chunk) << T;
   }
-  EXPECT_EQ(geo::guided_program(0, 16384, 16384 / 128 + 1 + geo::kGuidedShorts).last, 128);
-  EXPECT_EQ(geo::guided_program(0, 8192, 8192 / 128 + 1 + geo::kGuidedShorts).last, 112);
+  EXPECT_EQ(geo::guided_program(0, 16384, 16384 / 128 + 1 + 64, two).last, 112);
+  EXPECT_EQ(geo::guided_program(0, 8192, 8192 / 128 + 1 + 64, two).last, 80);
   EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).guided);
   EXPECT_EQ(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).grid_y, 16384 / 128 + 2) << "untouched";
   // A plan that is followed keeps its items.
@@ -462,19 +475,22 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
 }
 
 // Every token of the sequence in exactly one program, in order, each starting on a stage; none
-// after the first reads the old state; lengths never grow, and the last ones, about
-// kGuidedShorts of them, are kGuidedShortTokens long or less.
+// after the first reads the old state; lengths never grow, and the tail's programs are as
+// long as its levels say or shorter, the last of them as short as its last level.
 TEST(ConvFwdGeometry, GuidedProgramsCoverEveryTokenOnce) {
   std::mt19937 rng(4242);
   for (int trial = 0; trial < 400; ++trial) {
     const int64_t chunk = trial % 2 ? 128 : 64;
     const int64_t T = geo::kGuidedMinTokens + static_cast<int64_t>(rng() % (trial % 10 == 0 ? 400000 : 60000));
-    // The mapping's grid, or more, or the larger grid of VT_CONV_GUIDED=2.
-    const int64_t programs = T / chunk + 1 + (trial % 4 == 3 ? geo::kGuidedShorts : static_cast<int64_t>(trial % 3));
+    // Form 1 in the mapping's grid or more, or form 2 in its larger grid.
+    const bool larger = trial % 4 == 3;
+    const geo::GuidedTail tail = geo::guided_tail(larger ? 2 : 1);
+    const int64_t shortest = tail.programs[1] > 0 ? tail.tokens[1] : tail.tokens[0];
+    const int64_t programs = T / chunk + 1 + (larger ? geo::tail_programs(tail) : static_cast<int64_t>(trial % 3));
     SCOPED_TRACE("T " + std::to_string(T) + " programs " + std::to_string(programs));
     int64_t next = 0, longest = 0, prev_len = INT64_MAX, short_tokens = 0;
     for (int64_t k = 0; k < programs; ++k) {
-      const geo::TokenRun r = geo::guided_program(k, T, programs);
+      const geo::TokenRun r = geo::guided_program(k, T, programs, tail);
       if (r.first >= r.last) {
         ASSERT_GE(r.first, T) << "program " << k << " is empty inside the sequence";
         continue;
@@ -484,17 +500,17 @@ TEST(ConvFwdGeometry, GuidedProgramsCoverEveryTokenOnce) {
       ASSERT_EQ(r.first % geo::kStageXTokens, 0);
       ASSERT_TRUE(k == 0 || r.first >= geo::kStageXTokens) << "program " << k << " would read the old state";
       ASSERT_LE(len, prev_len) << "program " << k << " is longer than the one before";
-      if (trial % 4 == 3) {
+      if (larger) {
         ASSERT_LE(len, chunk) << "the larger grid lengthens no program";
       }
       longest = std::max(longest, len);
-      if (len <= geo::kGuidedShortTokens) short_tokens += len;
+      if (len <= tail.tokens[0]) short_tokens += len;
       prev_len = len;
       next = r.last;
     }
     ASSERT_EQ(next, T) << "tokens left without a program";
-    ASSERT_LE(prev_len, geo::kGuidedShortTokens);
-    ASSERT_GT(short_tokens, geo::kGuidedShorts * geo::kGuidedShortTokens - longest);
+    ASSERT_LE(prev_len, shortest);
+    ASSERT_GT(short_tokens, geo::tail_tokens(tail) - longest);
   }
 }
 

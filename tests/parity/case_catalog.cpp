@@ -195,8 +195,9 @@ void conv_fwd_cases(Catalog& c) {
   });
   // CUDA's guided programs (the arms test's VT_CONV_GUIDED=0, 1 and 2 with VT_CONV_STAGE_X=1):
   // one sequence of 9000 tokens, in 71 programs a channel block (1: 43 of 176 tokens, 22 of
-  // 64 and one of 24, the rest empty) or 95 (2: 67 of 112, 23 of 64 and one of 24); two whole
-  // channel blocks and a partial one; the old state read by the first program and rolled by it.
+  // 64 and one of 24, the rest empty) or 135 (2: 68 of 80, 48 of 64, 15 of 32 and one of 8);
+  // two whole channel blocks and a partial one; the old state read by the first program and
+  // rolled by it.
   c.add<ConvFwdParams>("fwd_guided", [](ConvFwdParams& p) {
     p.channels = 520;
     p.x = p.weight = p.out = DType::bf16;

@@ -21,7 +21,8 @@ struct ConvFwdParams {
   int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
-  int guided;  // guided programs (geo::guided_program), the staged ring only
+  int guided;  // guided programs (geo::guided_program), the staged ring only ...
+  geo::GuidedTail tail;  // ... with this tail
 };
 
 // What one program works on: tokens [first, last) local to sequence n, which starts at row
@@ -92,7 +93,7 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   // One sequence (p.guided is set for no other call); its length is checked again here, as
   // guided_program needs it, since qsl is read on the device.
   if (Guided && p.guided && s->L >= geo::kGuidedMinTokens) {
-    const geo::TokenRun r = geo::guided_program(k, s->L, p.programs);
+    const geo::TokenRun r = geo::guided_program(k, s->L, p.programs, p.tail);
     s->first = r.first;
     s->last = r.last;
   }
@@ -851,6 +852,7 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
   p.guided = g.guided;
+  p.tail = g.tail;
   switch (a.width) {
     case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
     case 3: launch_width<3>(p, g, grid, a.x.dtype, stream); break;

@@ -102,6 +102,12 @@ ConvSwitches conv_switches(const KnobInt& knob) {
   return s;
 }
 
+// Guided programs' tail (guided_program): level i is programs[i] programs of tokens[i] tokens.
+struct GuidedTail {
+  int32_t programs[2] = {0, 0};
+  int32_t tokens[2] = {0, 0};  // multiples of kStageXTokens, longer first
+};
+
 struct ConvFwdGeometry {
   ConvFwdVariant variant = ConvFwdVariant::reg_window;
   ConvMapping mapping = ConvMapping::sequence_chunks;
@@ -114,7 +120,8 @@ struct ConvFwdGeometry {
   bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
   bool stage_whole = false;        // ... a whole short program at a time (conv_fwd_stages_whole)
   bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
-  bool guided = false;             // guided programs (conv_fwd_guided, guided_program)
+  bool guided = false;             // guided programs (conv_fwd_guided, guided_program) ...
+  GuidedTail tail;                 // ... and their tail (guided_tail)
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -192,46 +199,75 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
 }
 
 // Guided programs (VT_CONV_GUIDED): one long sequence through the staged ring is cut into
-// programs of B tokens and then kGuidedShorts programs of kGuidedShortTokens at its end, so that
+// programs of B tokens and then a tail of shorter programs at its end (GuidedTail), so that
 // the last blocks to start (blocks start in grid order) are short, and the SMs drain behind
 // them instead of behind a last partial wave of full-length programs: under ncu on an H100
 // the 128-token ring's SMs were active 95.8% of its cycles, and 98.0% guided. B is the
-// shortest multiple of kStageXTokens with which the long programs leave room for the short
-// ones and one slot more, so every token has one program (geometry_test's
+// shortest multiple of kStageXTokens with which the long programs leave room for the tail
+// and one slot more, so every token has one program (geometry_test's
 // GuidedProgramsCoverEveryTokenOnce). A program after the first starts at least B >= 16 tokens
 // in, past any W (race-free state). Form 1 makes the cut in the mapping's own grid (grid_y
-// programs a channel block), which lengthens the long programs (144 tokens for 128 at
-// T = 16384 and 65536, 176 for 128 at 8192); form 2, the default, in a grid of kGuidedShorts
-// more programs a channel block, so that no program is longer than the mapping's chunk.
-// Against off, one binary, three rounds (two at C = 6144) on an H100 (no H200 was lent;
-// docs/benchmarks.md, thirty-ninth session): form 2 1.030 to 1.033 at T = 8192, 1.017 to
-// 1.018 at 16384, 1.003 at 65536, 1.010 to 1.011 at C = 12288, 1.012 to 1.013 at C = 6144;
-// form 1 gained more at C = 12288 (1.018 to 1.019) but lost at 65536 (0.992 to 0.993).
-inline constexpr int64_t kGuidedShortTokens = 64;
-inline constexpr int64_t kGuidedShorts = 24;  // about a wave's programs a column at C = 8192: 132 SMs x 6 blocks / 32
+// programs a channel block) with 24 programs of 64 tokens, which lengthens the long programs
+// (144 tokens for 128 at T = 16384 and 65536, 176 for 128 at 8192); form 2, the default, in a
+// grid of the tail's programs more a channel block, so that no program is longer than the
+// mapping's chunk, with 48 programs of 64 tokens and then 16 of 32.
+// On an H100 (no H200 was lent; docs/benchmarks.md, thirty-ninth and fortieth sessions):
+// form 2 with a tail of 24 x 64 against off, one binary, three rounds, 1.030 to 1.033 at
+// T = 8192, 1.017 to 1.018 at 16384, 1.003 at 65536, 1.010 to 1.011 at C = 12288, 1.012 to
+// 1.013 at C = 6144 (two rounds); form 1 gained more at C = 12288 (1.018 to 1.019) but lost
+// at 65536 (0.992 to 0.993). Then the tail 48 x 64 + 16 x 32 against 24 x 64, one binary,
+// two rounds in opposite orders: 1.036 to 1.038 at T = 8192, 1.019 to 1.020 at 16384, 1.028
+// at C = 12288, 1.003 to 1.004 at 65536; the best of six tails at each of these shapes in the
+// first round (C = 6144 not swept).
+// tail_programs and tail_tokens are constexpr, not VT_GEOMETRY_FN: the static_assert needs
+// them, and the device compilers' relaxed constexpr lets kernels call them (guided_program).
+constexpr int64_t tail_programs(const GuidedTail& t) { return int64_t{t.programs[0]} + t.programs[1]; }
+constexpr int64_t tail_tokens(const GuidedTail& t) {
+  return int64_t{t.programs[0]} * t.tokens[0] + int64_t{t.programs[1]} * t.tokens[1];
+}
+constexpr GuidedTail guided_tail(int32_t form) {
+  GuidedTail t;
+  t.programs[0] = form == 1 ? 24 : 48;  // form 1: about a wave's programs a column at C = 8192 (132 SMs x 6 / 32)
+  t.tokens[0] = 64;
+  t.programs[1] = form == 1 ? 0 : 16;
+  t.tokens[1] = 32;
+  return t;
+}
 inline constexpr int64_t kGuidedMinTokens = 8192;
+static_assert(kGuidedMinTokens > tail_tokens(guided_tail(1)) && kGuidedMinTokens > tail_tokens(guided_tail(2)),
+              "a guided sequence has tokens for its long programs");
 inline constexpr int32_t kDefaultGuided = 2;
 struct TokenRun {
   int64_t first = 0, last = 0;  // [first, last); empty past the sequence's end
 };
-// Program k of `programs` over a sequence of `tokens` tokens (tokens > kGuidedShorts *
-// kGuidedShortTokens, programs > kGuidedShorts + 1: what conv_fwd_guided and the kernel check).
-VT_GEOMETRY_FN TokenRun guided_program(int64_t k, int64_t tokens, int64_t programs) {
-  const int64_t rest = tokens - kGuidedShorts * kGuidedShortTokens;  // the long programs' tokens
-  const int64_t slots = programs - 1 - kGuidedShorts;               // ... and their programs, at most
+// Program k of `programs` over a sequence of `tokens` tokens (tokens > tail_tokens(t),
+// programs > tail_programs(t) + 1: what conv_fwd_guided and the kernel check).
+VT_GEOMETRY_FN TokenRun guided_program(int64_t k, int64_t tokens, int64_t programs, const GuidedTail& t) {
+  const int64_t rest = tokens - tail_tokens(t);           // the long programs' tokens
+  const int64_t slots = programs - 1 - tail_programs(t);  // ... and their programs, at most
   const int64_t len = (rest + slots * kStageXTokens - 1) / (slots * kStageXTokens) * kStageXTokens;
   const int64_t longs = (rest + len - 1) / len;  // <= slots, since len >= rest / slots
   TokenRun r;
-  r.first = k < longs ? k * len : longs * len + (k - longs) * kGuidedShortTokens;
-  const int64_t end = r.first + (k < longs ? len : kGuidedShortTokens);
-  r.last = end < tokens ? end : tokens;
+  int64_t size = len;
+  if (k < longs) {
+    r.first = k * len;
+  } else if (k - longs < t.programs[0]) {
+    r.first = longs * len + (k - longs) * t.tokens[0];
+    size = t.tokens[0];
+  } else {  // the second level; past it, at or beyond the end (empty)
+    r.first = longs * len + int64_t{t.programs[0]} * t.tokens[0] + (k - longs - t.programs[0]) * t.tokens[1];
+    size = t.tokens[1];
+  }
+  r.last = r.first + size < tokens ? r.first + size : tokens;
   return r;
 }
 constexpr int32_t guided_form(const ConvSwitches& sw) { return sw.guided >= 0 ? sw.guided : kDefaultGuided; }
+// Form 1 cuts its tail out of the mapping's grid, which must hold it and one long program more.
 constexpr bool conv_fwd_guided(const ConvFwdShape& s, const ConvSwitches& sw, const ConvFwdGeometry& g) {
-  const bool on = guided_form(sw) != 0;
-  return on && g.stage_x && !g.stage_whole && g.mapping == ConvMapping::sequence_chunks && s.seqs == 1 &&
-         s.tokens >= kGuidedMinTokens && g.grid_y > kGuidedShorts + 1;
+  const int32_t form = guided_form(sw);
+  const int64_t room = form == 1 ? tail_programs(guided_tail(1)) + 1 : 1;
+  return form != 0 && g.stage_x && !g.stage_whole && g.mapping == ConvMapping::sequence_chunks && s.seqs == 1 &&
+         s.tokens >= kGuidedMinTokens && g.grid_y > room;
 }
 
 // A call of one sequence in programs of at most kOneSequenceMaxChunk tokens (a short prompt)
@@ -281,7 +317,10 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   g.stage_whole = conv_fwd_stages_whole(s, g);
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
   g.guided = conv_fwd_guided(s, sw, g);
-  if (g.guided && guided_form(sw) == 2) g.grid_y += kGuidedShorts;
+  if (g.guided) {
+    g.tail = guided_tail(guided_form(sw));
+    if (guided_form(sw) == 2) g.grid_y += tail_programs(g.tail);
+  }
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
 }
