@@ -80,12 +80,12 @@ std::vector<ArmsParam> arms_params() {
   return out;
 }
 
-// A switch that a backend claims as its own (BackendExpectation::own_switches) runs on that
-// backend alone: elsewhere its arm would only repeat the default one.
+// A switch that backends list as read (BackendExpectation::reads_switches) runs on those
+// backends alone: elsewhere its arm would only repeat the default one.
 bool runs_on(const Switch& s, const std::string& backend) {
   bool claimed = false;
   for (const BackendExpectation& e : backend_expectations())
-    for (const std::string& knob : e.own_switches)
+    for (const std::string& knob : e.reads_switches)
       if (knob == s.knob) {
         if (e.backend == backend) return true;
         claimed = true;
@@ -146,10 +146,10 @@ TEST(ParityArmSwitches, AreKnownKnobs) {
     }
   }
   for (const BackendExpectation& e : backend_expectations())
-    for (const std::string& knob : e.own_switches)
+    for (const std::string& knob : e.reads_switches)
       EXPECT_TRUE(std::any_of(std::begin(kVariantSwitches), std::end(kVariantSwitches),
                               [&](const Switch& s) { return knob == s.knob; }))
-          << e.backend << " claims " << knob << ", which no arm switches: a misspelt name would leave its arms "
+          << e.backend << " lists " << knob << ", which no arm switches: a misspelt name would leave its arms "
           << "running on every backend";
 }
 
