@@ -59,7 +59,8 @@ vt_status device_props(uint32_t device, vt_device_props* out) {
   p.subgroup_size = 1;
   p.caps = VT_CAP_UNIFIED_MEMORY | VT_CAP_SECOND_QUEUE | VT_CAP_16BIT_STORAGE;
   // Copy only what the caller's (possibly older) struct has room for.
-  const uint32_t n = out->struct_size && out->struct_size < sizeof p ? out->struct_size : static_cast<uint32_t>(sizeof p);
+  const uint32_t n =
+      out->struct_size && out->struct_size < sizeof p ? out->struct_size : static_cast<uint32_t>(sizeof p);
   std::memcpy(out, &p, n);
   out->struct_size = n;
   return VT_OK;

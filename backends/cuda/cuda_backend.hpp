@@ -9,7 +9,7 @@
 struct vt_queue_s {
   int device;
   cudaStream_t stream;
-  bool bulk_copies;  // the device has sm_90's bulk copy engine (the conv prefill's staged x)
+  bool bulk_copies;   // the device has sm_90's bulk copy engine (the conv prefill's staged x)
   bool early_launch;  // the device can start a kernel while the one before it drains (sm_90)
 };
 
@@ -44,8 +44,8 @@ vt_status use_device(int device);
 
 }  // namespace vt::cuda
 
-#define VT_CUDA_TRY(call, what)                                  \
-  do {                                                           \
+#define VT_CUDA_TRY(call, what)                                          \
+  do {                                                                   \
     const vt_status vt_cuda_status_ = ::vt::cuda::check((call), (what)); \
-    if (vt_cuda_status_ != VT_OK) return vt_cuda_status_;        \
+    if (vt_cuda_status_ != VT_OK) return vt_cuda_status_;                \
   } while (0)

@@ -36,7 +36,8 @@ vt_status device_props(uint32_t device, vt_device_props* out) {
   d.subgroup_size = static_cast<uint32_t>(p.warpSize);
   d.caps = VT_CAP_ASYNC_READBACK | VT_CAP_SECOND_QUEUE | VT_CAP_GRAPH_CAPTURE | VT_CAP_16BIT_STORAGE;
   if (p.integrated) d.caps |= VT_CAP_UNIFIED_MEMORY;
-  const uint32_t n = out->struct_size && out->struct_size < sizeof d ? out->struct_size : static_cast<uint32_t>(sizeof d);
+  const uint32_t n =
+      out->struct_size && out->struct_size < sizeof d ? out->struct_size : static_cast<uint32_t>(sizeof d);
   std::memcpy(out, &d, n);
   out->struct_size = n;
   return VT_OK;
@@ -49,7 +50,8 @@ vt_status mem_alloc(uint32_t device, uint64_t bytes, vt_mem* out) {
   const cudaError_t err = cudaMalloc(&p, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    return fail(VT_STATUS_OUT_OF_MEMORY, "cuda: cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
+    return fail(VT_STATUS_OUT_OF_MEMORY,
+                "cuda: cudaMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
   }
   VT_CUDA_TRY(err, "cudaMalloc");
   *out = static_cast<vt_mem>(p);
@@ -114,12 +116,14 @@ vt_status mem_set(vt_queue q, vt_mem dst, uint64_t offset, uint8_t value, uint64
 }
 
 vt_status copy_h2d(vt_queue q, vt_mem dst, uint64_t offset, const void* src, uint64_t bytes) {
-  VT_CUDA_TRY(cudaMemcpyAsync(ptr(dst) + offset, src, bytes, cudaMemcpyHostToDevice, q->stream), "cudaMemcpyAsync (to device)");
+  VT_CUDA_TRY(cudaMemcpyAsync(ptr(dst) + offset, src, bytes, cudaMemcpyHostToDevice, q->stream),
+              "cudaMemcpyAsync (to device)");
   return VT_OK;
 }
 
 vt_status copy_d2h(vt_queue q, void* dst, vt_mem src, uint64_t offset, uint64_t bytes) {
-  VT_CUDA_TRY(cudaMemcpyAsync(dst, ptr(src) + offset, bytes, cudaMemcpyDeviceToHost, q->stream), "cudaMemcpyAsync (to host)");
+  VT_CUDA_TRY(cudaMemcpyAsync(dst, ptr(src) + offset, bytes, cudaMemcpyDeviceToHost, q->stream),
+              "cudaMemcpyAsync (to host)");
   return VT_OK;
 }
 
@@ -214,7 +218,8 @@ vt_status fail(vt_status status, const std::string& message) {
 vt_status check(cudaError_t err, const char* what) {
   if (err == cudaSuccess) return VT_OK;
   cudaGetLastError();  // clear a non-sticky error so the next call starts clean
-  return fail(VT_STATUS_DEVICE_ERROR, std::string("cuda: ") + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
+  return fail(VT_STATUS_DEVICE_ERROR,
+              std::string("cuda: ") + what + ": " + cudaGetErrorName(err) + ": " + cudaGetErrorString(err));
 }
 
 vt_status use_device(int device) {

@@ -45,7 +45,7 @@ vt_status conv_update(const vt_op_call* call) {
 vt_status post_conv(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_post_conv(*static_cast<const vt_gdn_post_conv_args*>(call->args), post_conv_switches(call),
-                            stream_of(call));
+                                stream_of(call));
 }
 
 vt_status l2norm(const vt_op_call* call) {
@@ -56,7 +56,7 @@ vt_status l2norm(const vt_op_call* call) {
 vt_status gating(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_gating(*static_cast<const vt_gdn_gating_args*>(call->args), post_conv_switches(call),
-                            stream_of(call));
+                             stream_of(call));
 }
 
 vt_status split(const vt_op_call* call) {

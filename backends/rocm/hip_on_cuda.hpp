@@ -76,16 +76,24 @@ inline hipError_t hipMemsetAsync(void* dst, int value, size_t bytes, hipStream_t
 inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t s) {
   return cudaMemcpyAsync(dst, src, bytes, kind, s);
 }
-inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned int flags) { return cudaStreamCreateWithFlags(s, flags); }
+inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned int flags) {
+  return cudaStreamCreateWithFlags(s, flags);
+}
 inline hipError_t hipStreamDestroy(hipStream_t s) { return cudaStreamDestroy(s); }
 inline hipError_t hipStreamSynchronize(hipStream_t s) { return cudaStreamSynchronize(s); }
-inline hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) { return cudaStreamWaitEvent(s, e, flags); }
+inline hipError_t hipStreamWaitEvent(hipStream_t s, hipEvent_t e, unsigned int flags) {
+  return cudaStreamWaitEvent(s, e, flags);
+}
 inline hipError_t hipEventCreate(hipEvent_t* e) { return cudaEventCreate(e); }
 inline hipError_t hipEventDestroy(hipEvent_t e) { return cudaEventDestroy(e); }
 inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s) { return cudaEventRecord(e, s); }
 inline hipError_t hipEventSynchronize(hipEvent_t e) { return cudaEventSynchronize(e); }
-inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t end) { return cudaEventElapsedTime(ms, start, end); }
-inline hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) { return cudaStreamBeginCapture(s, mode); }
+inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t end) {
+  return cudaEventElapsedTime(ms, start, end);
+}
+inline hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode) {
+  return cudaStreamBeginCapture(s, mode);
+}
 inline hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t* g) { return cudaStreamEndCapture(s, g); }
 inline hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t g, unsigned long long flags) {
   return cudaGraphInstantiateWithFlags(exec, g, flags);

@@ -43,8 +43,8 @@ vt_status use_device(int device);
 
 }  // namespace vt::rocm
 
-#define VT_HIP_TRY(call, what)                                           \
-  do {                                                                   \
+#define VT_HIP_TRY(call, what)                                          \
+  do {                                                                  \
     const vt_status vt_hip_status_ = ::vt::rocm::check((call), (what)); \
-    if (vt_hip_status_ != VT_OK) return vt_hip_status_;                  \
+    if (vt_hip_status_ != VT_OK) return vt_hip_status_;                 \
   } while (0)

@@ -40,7 +40,8 @@ vt_status device_props(uint32_t device, vt_device_props* out) {
   d.subgroup_size = static_cast<uint32_t>(p.warpSize);  // 64 on CDNA, 32 on RDNA
   d.caps = VT_CAP_ASYNC_READBACK | VT_CAP_SECOND_QUEUE | VT_CAP_GRAPH_CAPTURE | VT_CAP_16BIT_STORAGE;
   if (p.integrated) d.caps |= VT_CAP_UNIFIED_MEMORY;
-  const uint32_t n = out->struct_size && out->struct_size < sizeof d ? out->struct_size : static_cast<uint32_t>(sizeof d);
+  const uint32_t n =
+      out->struct_size && out->struct_size < sizeof d ? out->struct_size : static_cast<uint32_t>(sizeof d);
   std::memcpy(out, &d, n);
   out->struct_size = n;
   return VT_OK;
@@ -52,7 +53,8 @@ vt_status mem_alloc(uint32_t device, uint64_t bytes, vt_mem* out) {
   const hipError_t err = hipMalloc(&p, bytes);
   if (err == hipErrorOutOfMemory) {
     (void)hipGetLastError();
-    return fail(VT_STATUS_OUT_OF_MEMORY, "rocm: hipMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
+    return fail(VT_STATUS_OUT_OF_MEMORY,
+                "rocm: hipMalloc of " + std::to_string(bytes) + " bytes: out of device memory");
   }
   VT_HIP_TRY(err, "hipMalloc");
   *out = static_cast<vt_mem>(p);

@@ -21,7 +21,8 @@ vt_status fail(vt_status status, const std::string& message) {
 vt_status check(hipError_t err, const char* what) {
   if (err == hipSuccess) return VT_OK;
   (void)hipGetLastError();  // clear a non-sticky error so the next call starts clean
-  return fail(VT_STATUS_DEVICE_ERROR, std::string("rocm: ") + what + ": " + hipGetErrorName(err) + ": " + hipGetErrorString(err));
+  return fail(VT_STATUS_DEVICE_ERROR,
+              std::string("rocm: ") + what + ": " + hipGetErrorName(err) + ": " + hipGetErrorString(err));
 }
 
 vt_status use_device(int device) {

@@ -36,12 +36,14 @@ vt_status mem_set(vt_queue q, vt_mem dst, uint64_t offset, uint8_t value, uint64
 }
 
 vt_status copy_h2d(vt_queue q, vt_mem dst, uint64_t offset, const void* src, uint64_t bytes) {
-  VT_HIP_TRY(hipMemcpyAsync(ptr(dst) + offset, src, bytes, hipMemcpyHostToDevice, q->stream), "hipMemcpyAsync (to device)");
+  VT_HIP_TRY(hipMemcpyAsync(ptr(dst) + offset, src, bytes, hipMemcpyHostToDevice, q->stream),
+             "hipMemcpyAsync (to device)");
   return VT_OK;
 }
 
 vt_status copy_d2h(vt_queue q, void* dst, vt_mem src, uint64_t offset, uint64_t bytes) {
-  VT_HIP_TRY(hipMemcpyAsync(dst, ptr(src) + offset, bytes, hipMemcpyDeviceToHost, q->stream), "hipMemcpyAsync (to host)");
+  VT_HIP_TRY(hipMemcpyAsync(dst, ptr(src) + offset, bytes, hipMemcpyDeviceToHost, q->stream),
+             "hipMemcpyAsync (to host)");
   return VT_OK;
 }
 

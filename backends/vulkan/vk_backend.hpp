@@ -24,7 +24,7 @@ void log(int level, const std::string& message);  // 0 error .. 3 debug
 // Records the calling thread's error message for the core and returns `status`.
 vt_status fail(vt_status status, const std::string& message);
 const char* result_name(VkResult result);  // nullptr for a value it does not know
-std::string describe(VkResult result);      // the name, or "VkResult <number>"
+std::string describe(VkResult result);     // the name, or "VkResult <number>"
 // VK_SUCCESS: VT_OK; otherwise fails with "vulkan: <what>: <VkResult name>".
 vt_status check(VkResult result, const char* what);
 
@@ -52,8 +52,8 @@ struct Device {
   vt_device_props props{};
 
   // Limits the plugin works within.
-  uint64_t bind_alignment = 4;      // storage-buffer offsets (and 32-bit words)
-  uint64_t max_binding_range = 0;   // bytes one storage-buffer binding can see
+  uint64_t bind_alignment = 4;     // storage-buffer offsets (and 32-bit words)
+  uint64_t max_binding_range = 0;  // bytes one storage-buffer binding can see
   uint64_t max_allocation = 0;
   uint32_t max_groups[3] = {};
   double timestamp_period_ns = 0;
@@ -124,11 +124,11 @@ void* mem_host_ptr(vt_mem mem);
 
 // Work is recorded into the queue's current batch (a command buffer) and submitted when the
 // batch fills or the host waits; a timeline semaphore counts finished batches.
-constexpr uint32_t kBatches = 3;             // recording, and up to two in flight
-constexpr uint32_t kBatchCommands = 64;      // commands per submission at most
-constexpr uint64_t kStagingChunk = 4u << 20; // staging is handed out in pieces of at most this
-constexpr uint32_t kStagingChunks = 4;       // per batch; more submits the batch first
-constexpr uint64_t kParamSlot = 512;         // bytes per dispatch's parameter block
+constexpr uint32_t kBatches = 3;              // recording, and up to two in flight
+constexpr uint32_t kBatchCommands = 64;       // commands per submission at most
+constexpr uint64_t kStagingChunk = 4u << 20;  // staging is handed out in pieces of at most this
+constexpr uint32_t kStagingChunks = 4;        // per batch; more submits the batch first
+constexpr uint64_t kParamSlot = 512;          // bytes per dispatch's parameter block
 
 struct Readback {  // a device-to-host copy finished by the host when its batch completes
   void* dst;
@@ -148,7 +148,7 @@ struct Batch {
   uint64_t staging_used = 0;
   std::vector<Readback> readbacks;
   std::vector<std::pair<VkSemaphore, uint64_t>> waits;  // other queues' points to wait for
-  uint64_t value = 0;  // the timeline value signalled when the batch completes
+  uint64_t value = 0;                                   // the timeline value signalled when the batch completes
   uint32_t commands = 0;
 };
 
@@ -218,8 +218,8 @@ vt_status pipeline(Device& d, Shader shader, int32_t specialisation, VkPipeline*
 
 // Runs a probe shader (fma_probe or math_probe): out[i] = fn(a[i], b[i], c[i]) (VT_MATH_*),
 // on a queue of its own.
-vt_status run_math(Device& d, Shader probe, ShaderBuild build, uint32_t fn, const float* a, const float* b, const float* c,
-                   float* out, size_t n);
+vt_status run_math(Device& d, Shader probe, ShaderBuild build, uint32_t fn, const float* a, const float* b,
+                   const float* c, float* out, size_t n);
 // Which shader build gives IEEE results on this device (runs the fma probe).
 ShaderBuild probe_build(Device& d);
 
@@ -260,8 +260,8 @@ struct vt_mem_s {
   vt::vulkan::Device* device;
   VkBuffer buffer;
   VkDeviceMemory memory;
-  uint64_t size;      // as allocated (rounded up to whole 32-bit words)
-  void* mapped;       // host address when the memory is host-visible, else nullptr
+  uint64_t size;  // as allocated (rounded up to whole 32-bit words)
+  void* mapped;   // host address when the memory is host-visible, else nullptr
 };
 
 struct vt_queue_s {
@@ -269,7 +269,7 @@ struct vt_queue_s {
   uint32_t queue_index;  // into device->queues
   VkCommandPool pool;
   VkSemaphore timeline;
-  uint64_t last_value;   // the value of the newest batch begun
+  uint64_t last_value;  // the value of the newest batch begun
   std::array<vt::vulkan::Batch, vt::vulkan::kBatches> batches;
   uint32_t current;
   std::mutex lock;

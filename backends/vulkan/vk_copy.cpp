@@ -9,15 +9,14 @@
 namespace vt::vulkan {
 namespace {
 
-bool in_range(vt_mem m, uint64_t offset, uint64_t bytes) {
-  return m && offset <= m->size && bytes <= m->size - offset;
-}
+bool in_range(vt_mem m, uint64_t offset, uint64_t bytes) { return m && offset <= m->size && bytes <= m->size - offset; }
 
 vt_status out_of_range(const char* what) {
   return fail(VT_STATUS_INVALID_ARGUMENT, std::string("vulkan: ") + what + ": range outside the allocation");
 }
 
-vt_status record_copy(vt_queue q, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset, uint64_t bytes) {
+vt_status record_copy(vt_queue q, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
+                      uint64_t bytes) {
   Batch* b = nullptr;
   if (const vt_status s = open_command(q, &b); s != VT_OK) return s;
   const VkBufferCopy region{src_offset, dst_offset, bytes};
@@ -36,7 +35,8 @@ vt_status upload(vt_queue q, vt_mem dst, uint64_t offset, const char* src, uint8
     } else {
       std::memset(s.host, value, piece);
     }
-    if (const vt_status st = record_copy(q, s.buffer, s.offset, dst->buffer, offset + done, piece); st != VT_OK) return st;
+    if (const vt_status st = record_copy(q, s.buffer, s.offset, dst->buffer, offset + done, piece); st != VT_OK)
+      return st;
     done += piece;
   }
   return VT_OK;
@@ -84,8 +84,10 @@ vt_status copy_d2d(vt_queue q, vt_mem dst, uint64_t dst_offset, vt_mem src, uint
     const uint64_t at = backwards ? bytes - done - piece : done;
     Slice s;
     if (const vt_status st = stage(q, piece, &s); st != VT_OK) return st;
-    if (const vt_status st = record_copy(q, src->buffer, src_offset + at, s.buffer, s.offset, piece); st != VT_OK) return st;
-    if (const vt_status st = record_copy(q, s.buffer, s.offset, dst->buffer, dst_offset + at, piece); st != VT_OK) return st;
+    if (const vt_status st = record_copy(q, src->buffer, src_offset + at, s.buffer, s.offset, piece); st != VT_OK)
+      return st;
+    if (const vt_status st = record_copy(q, s.buffer, s.offset, dst->buffer, dst_offset + at, piece); st != VT_OK)
+      return st;
     done += piece;
   }
   return VT_OK;

@@ -12,9 +12,12 @@ namespace {
 uint64_t element_bytes(vt_dtype t) {
   switch (t) {
     case VT_DTYPE_F16:
-    case VT_DTYPE_BF16: return 2;
-    case VT_DTYPE_U8: return 1;
-    default: return 4;
+    case VT_DTYPE_BF16:
+      return 2;
+    case VT_DTYPE_U8:
+      return 1;
+    default:
+      return 4;
   }
 }
 
@@ -70,7 +73,8 @@ vt_status dispatch(vt_queue q, const DispatchDesc& desc) {
   ai.descriptorSetCount = 1;
   ai.pSetLayouts = &d.set_layout;
   VkDescriptorSet set = VK_NULL_HANDLE;
-  if (const vt_status s = check(vk.vkAllocateDescriptorSets(d.device, &ai, &set), "vkAllocateDescriptorSets"); s != VT_OK)
+  if (const vt_status s = check(vk.vkAllocateDescriptorSets(d.device, &ai, &set), "vkAllocateDescriptorSets");
+      s != VT_OK)
     return s;
   VkDescriptorBufferInfo infos[VT_TENSOR_BINDINGS + 1];
   infos[0] = {params.buffer, params.offset, desc.params_bytes};

@@ -63,7 +63,7 @@ std::string describe(VkResult r) {
 vt_status check(VkResult r, const char* what) {
   if (r == VK_SUCCESS) return VT_OK;
   const vt_status s = (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY) ? VT_STATUS_OUT_OF_MEMORY
-                                                                                              : VT_STATUS_DEVICE_ERROR;
+                                                                                               : VT_STATUS_DEVICE_ERROR;
   return fail(s, std::string("vulkan: ") + what + ": " + describe(r));
 }
 

@@ -29,7 +29,8 @@ vt_status event_create(uint32_t device, vt_event* out) {
   ci.queryCount = 1;
   VkQueryPool pool = VK_NULL_HANDLE;
   if (d->timestamp_bits > 0)
-    if (const vt_status s = check(vk.vkCreateQueryPool(d->device, &ci, nullptr, &pool), "vkCreateQueryPool"); s != VT_OK)
+    if (const vt_status s = check(vk.vkCreateQueryPool(d->device, &ci, nullptr, &pool), "vkCreateQueryPool");
+        s != VT_OK)
       return s;
   *out = new vt_event_s{d, pool, nullptr, 0};
   std::lock_guard<std::mutex> lock(d->live_lock);
@@ -58,7 +59,8 @@ void event_destroy(vt_event e) {
 }
 
 vt_status event_record(vt_event e, vt_queue q) {
-  if (e->device != q->device) return fail(VT_STATUS_INVALID_ARGUMENT, "vulkan: event_record: event and queue are on different devices");
+  if (e->device != q->device)
+    return fail(VT_STATUS_INVALID_ARGUMENT, "vulkan: event_record: event and queue are on different devices");
   std::lock_guard<std::mutex> lock(q->lock);
   Batch* b = nullptr;
   if (const vt_status s = open_command(q, &b); s != VT_OK) return s;

@@ -149,8 +149,8 @@ OpenResult open(int64_t forced) {
   uint32_t version = VK_API_VERSION_1_0;
   if (vk.vkEnumerateInstanceVersion) vk.vkEnumerateInstanceVersion(&version);
   if (VK_API_VERSION_MINOR(version) < 2 && VK_API_VERSION_MAJOR(version) == 1)
-    return {VT_INIT_UNAVAILABLE, "the Vulkan loader offers 1." + std::to_string(VK_API_VERSION_MINOR(version)) +
-                                     ", 1.2 needed"};
+    return {VT_INIT_UNAVAILABLE,
+            "the Vulkan loader offers 1." + std::to_string(VK_API_VERSION_MINOR(version)) + ", 1.2 needed"};
 
   auto app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "vt";

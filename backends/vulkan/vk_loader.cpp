@@ -21,8 +21,7 @@ bool load_loader(std::string* why) {
     *why = "no Vulkan loader: libvulkan.so.1 lacks vkGetInstanceProcAddr";
     return false;
   }
-#define VT_VK_LOAD_GLOBAL(name) \
-  vk.name = reinterpret_cast<PFN_##name>(vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, #name));
+#define VT_VK_LOAD_GLOBAL(name) vk.name = reinterpret_cast<PFN_##name>(vk.vkGetInstanceProcAddr(VK_NULL_HANDLE, #name));
   VT_VK_GLOBAL_FUNCTIONS(VT_VK_LOAD_GLOBAL)
 #undef VT_VK_LOAD_GLOBAL
   if (!vk.vkCreateInstance) {
@@ -55,11 +54,11 @@ void keep_loaded_since(const std::set<std::string>& before) {
 }
 
 bool load_instance_functions(VkInstance instance, std::string* why) {
-#define VT_VK_LOAD_INSTANCE(name)                                                      \
-  vk.name = reinterpret_cast<PFN_##name>(vk.vkGetInstanceProcAddr(instance, #name));  \
-  if (!vk.name) {                                                                      \
-    *why = "the Vulkan loader lacks " #name;                                           \
-    return false;                                                                      \
+#define VT_VK_LOAD_INSTANCE(name)                                                    \
+  vk.name = reinterpret_cast<PFN_##name>(vk.vkGetInstanceProcAddr(instance, #name)); \
+  if (!vk.name) {                                                                    \
+    *why = "the Vulkan loader lacks " #name;                                         \
+    return false;                                                                    \
   }
   VT_VK_INSTANCE_FUNCTIONS(VT_VK_LOAD_INSTANCE)
 #undef VT_VK_LOAD_INSTANCE

@@ -17,7 +17,8 @@ VkPhysicalDeviceMemoryProperties memory_properties(const Device& d) {
 }
 
 // The preferred type if `allowed` has it, else the first allowed type with all of `need`.
-int pick_type(const VkPhysicalDeviceMemoryProperties& m, uint32_t allowed, uint32_t preferred, VkMemoryPropertyFlags need) {
+int pick_type(const VkPhysicalDeviceMemoryProperties& m, uint32_t allowed, uint32_t preferred,
+              VkMemoryPropertyFlags need) {
   if (allowed & (1u << preferred)) return static_cast<int>(preferred);
   for (uint32_t i = 0; i < m.memoryTypeCount; ++i)
     if ((allowed & (1u << i)) && (m.memoryTypes[i].propertyFlags & need) == need) return static_cast<int>(i);
@@ -30,7 +31,8 @@ struct Allocation {
   void* mapped = nullptr;
 };
 
-vt_status allocate(Device& d, uint64_t bytes, uint32_t preferred, VkMemoryPropertyFlags need, bool map, Allocation* out) {
+vt_status allocate(Device& d, uint64_t bytes, uint32_t preferred, VkMemoryPropertyFlags need, bool map,
+                   Allocation* out) {
   auto bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bi.size = bytes;
   bi.usage = kUsage;
@@ -52,7 +54,8 @@ vt_status allocate(Device& d, uint64_t bytes, uint32_t preferred, VkMemoryProper
     s = check(vk.vkAllocateMemory(d.device, &ai, nullptr, &a.memory), "vkAllocateMemory");
     if (s == VT_OK) s = check(vk.vkBindBufferMemory(d.device, a.buffer, a.memory, 0), "vkBindBufferMemory");
     const bool host_visible = (props.memoryTypes[type].propertyFlags & kHostFlags) == kHostFlags;
-    if (s == VT_OK && map && host_visible) s = check(vk.vkMapMemory(d.device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped), "vkMapMemory");
+    if (s == VT_OK && map && host_visible)
+      s = check(vk.vkMapMemory(d.device, a.memory, 0, VK_WHOLE_SIZE, 0, &a.mapped), "vkMapMemory");
   }
   if (s != VT_OK) {
     if (a.memory) vk.vkFreeMemory(d.device, a.memory, nullptr);

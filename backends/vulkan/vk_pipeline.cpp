@@ -29,7 +29,8 @@ vt_status create_pipeline(Device& d, Shader shader, ShaderBuild build, int32_t s
   ci.stage.pName = "main";
   ci.stage.pSpecializationInfo = specialisation > 0 ? &spec : nullptr;
   ci.layout = d.pipeline_layout;
-  const vt_status s = check(vk.vkCreateComputePipelines(d.device, d.cache, 1, &ci, nullptr, out), "vkCreateComputePipelines");
+  const vt_status s =
+      check(vk.vkCreateComputePipelines(d.device, d.cache, 1, &ci, nullptr, out), "vkCreateComputePipelines");
   vk.vkDestroyShaderModule(d.device, module, nullptr);
   return s;
 }
@@ -43,8 +44,8 @@ vt_status create_layouts(Device& d) {
   auto li = vk_struct<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
   li.bindingCount = VT_TENSOR_BINDINGS + 1;
   li.pBindings = bindings;
-  if (const vt_status s = check(vk.vkCreateDescriptorSetLayout(d.device, &li, nullptr, &d.set_layout),
-                                "vkCreateDescriptorSetLayout");
+  if (const vt_status s =
+          check(vk.vkCreateDescriptorSetLayout(d.device, &li, nullptr, &d.set_layout), "vkCreateDescriptorSetLayout");
       s != VT_OK)
     return s;
   const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(uint32_t)};
@@ -53,8 +54,8 @@ vt_status create_layouts(Device& d) {
   pi.pSetLayouts = &d.set_layout;
   pi.pushConstantRangeCount = 1;
   pi.pPushConstantRanges = &push;
-  if (const vt_status s = check(vk.vkCreatePipelineLayout(d.device, &pi, nullptr, &d.pipeline_layout),
-                                "vkCreatePipelineLayout");
+  if (const vt_status s =
+          check(vk.vkCreatePipelineLayout(d.device, &pi, nullptr, &d.pipeline_layout), "vkCreatePipelineLayout");
       s != VT_OK)
     return s;
   auto ci = vk_struct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);

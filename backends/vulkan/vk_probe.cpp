@@ -35,8 +35,8 @@ vt_tensor vector_of(vt_mem mem, size_t n) {
 
 }  // namespace
 
-vt_status run_math(Device& d, Shader probe, ShaderBuild build, uint32_t fn, const float* a, const float* b, const float* c,
-                   float* out, size_t n) {
+vt_status run_math(Device& d, Shader probe, ShaderBuild build, uint32_t fn, const float* a, const float* b,
+                   const float* c, float* out, size_t n) {
   constexpr size_t kPiece = size_t{1} << 22;
   Scratch s{d};
   if (const vt_status st = queue_create(d.index, &s.q); st != VT_OK) return st;
@@ -130,14 +130,16 @@ ShaderBuild probe_build(Device& d) {
     if (emulated.fused) {
       log(2, d.label + ": fma is not fused; the shaders emulate it exactly in double precision");
       if (!emulated.subnormals) {
-        log(1, d.label + ": the device flushes subnormal floats: results with subnormal values differ from the reference");
+        log(1,
+            d.label + ": the device flushes subnormal floats: results with subnormal values differ from the reference");
         d.flushes_subnormals = true;
       }
       return ShaderBuild::f64_fma;
     }
   }
-  log(1, d.label + ": fma is not fused and cannot be emulated (no shaderFloat64): results may differ from the "
-                   "reference by a few ulp");
+  log(1, d.label +
+             ": fma is not fused and cannot be emulated (no shaderFloat64): results may differ from the "
+             "reference by a few ulp");
   return ShaderBuild::native;
 }
 

@@ -36,7 +36,8 @@ bool fits_i32(int64_t v) { return v >= 0 && v <= INT32_MAX; }
 bool fits_u32(uint64_t v) { return v <= UINT32_MAX; }
 uint64_t groups_of(uint64_t items, uint64_t per_group) { return (items + per_group - 1) / per_group; }
 
-vt_status run(vt_queue q, Shader shader, int32_t specialisation, DispatchDesc& desc, const void* params, uint32_t bytes) {
+vt_status run(vt_queue q, Shader shader, int32_t specialisation, DispatchDesc& desc, const void* params,
+              uint32_t bytes) {
   if (const vt_status s = pipeline(*q->device, shader, specialisation, &desc.pipeline); s != VT_OK) return s;
   desc.params = params;
   desc.params_bytes = bytes;
@@ -60,7 +61,8 @@ vt_status conv_fwd(const vt_op_call* call) {
     shape.plan_items = a.plan->n_items;
     shape.plan_chunk = a.plan->chunk_size;
   }
-  geo::ConvSwitches sw = geo::conv_switches([call](const char* name, int64_t* v) { return vt_host_knob_int(call->host, name, v) != 0; });
+  geo::ConvSwitches sw =
+      geo::conv_switches([call](const char* name, int64_t* v) { return vt_host_knob_int(call->host, name, v) != 0; });
   if (sw.exact_chunks < 0) sw.exact_chunks = 1;  // measured faster with the plan here
   sw.reg = 1;  // one kernel, one channel per invocation: the CUDA variants do not apply
   sw.channel_tile = 0;
@@ -192,7 +194,7 @@ vt_status run_rows(const vt_op_call* call, const char* name, RowsCall& c) {
   grid_1d(*call->queue->device, total, &c.desc);
   // One pipeline per set of roles: the pieces leave out the math of the others.
   const int32_t roles = (c.rows ? VT_ROLE_ROWS : 0) | (c.v_count ? VT_ROLE_V : 0) | (c.gate_count ? VT_ROLE_GATES : 0) |
-                       (c.normalise ? VT_ROLE_NORMALISE : 0);
+                        (c.normalise ? VT_ROLE_NORMALISE : 0);
   return run(call->queue, Shader::rows, roles, c.desc, &c.p, sizeof c.p);
 }
 

@@ -30,7 +30,8 @@ vt_status create_batch_objects(vt_queue q, Batch& b) {
     ai.commandPool = q->pool;
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
-    if (const vt_status s = check(vk.vkAllocateCommandBuffers(d.device, &ai, &b.cmd), "vkAllocateCommandBuffers"); s != VT_OK)
+    if (const vt_status s = check(vk.vkAllocateCommandBuffers(d.device, &ai, &b.cmd), "vkAllocateCommandBuffers");
+        s != VT_OK)
       return s;
   }
   if (!b.pool) {
@@ -135,7 +136,7 @@ vt_status submit(vt_queue q) {
   Batch& b = current(q);
   if (b.state != Batch::State::recording) return VT_OK;
   memory_barrier(b.cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);  // read-backs
-  b.state = Batch::State::idle;  // unless submitted below
+  b.state = Batch::State::idle;                                                // unless submitted below
   if (const vt_status s = check(vk.vkEndCommandBuffer(b.cmd), "vkEndCommandBuffer"); s != VT_OK) return s;
 
   std::vector<VkSemaphore> wait_semaphores;
@@ -175,7 +176,8 @@ vt_status submit(vt_queue q) {
 vt_status wait_value(vt_queue q, uint64_t value) {
   Device& d = *q->device;
   uint64_t done = 0;
-  if (const vt_status s = check(vk.vkGetSemaphoreCounterValue(d.device, q->timeline, &done), "vkGetSemaphoreCounterValue");
+  if (const vt_status s =
+          check(vk.vkGetSemaphoreCounterValue(d.device, q->timeline, &done), "vkGetSemaphoreCounterValue");
       s != VT_OK)
     return s;
   if (done < value) {

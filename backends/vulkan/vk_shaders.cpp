@@ -30,9 +30,9 @@ Spirv spirv(const uint32_t (&words)[N]) {
 
 }  // namespace
 
-#define VT_SHADER_BUILDS(name)                                     \
-  case Shader::name:                                               \
-    return build == ShaderBuild::f64_fma  ? spirv(vt_spv_##name##_f64) \
+#define VT_SHADER_BUILDS(name)                                            \
+  case Shader::name:                                                      \
+    return build == ShaderBuild::f64_fma  ? spirv(vt_spv_##name##_f64)    \
            : build == ShaderBuild::denorm ? spirv(vt_spv_##name##_denorm) \
                                           : spirv(vt_spv_##name##_native);
 
@@ -43,7 +43,8 @@ Spirv shader_code(Shader shader, ShaderBuild build) {
     VT_SHADER_BUILDS(rows)
     VT_SHADER_BUILDS(fma_probe)
     VT_SHADER_BUILDS(math_probe)
-    case Shader::count: break;
+    case Shader::count:
+      break;
   }
   return {nullptr, 0};
 }

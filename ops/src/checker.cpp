@@ -26,8 +26,7 @@ std::string Checker::placement(const Device& d) const {
 
 void Checker::need(const TensorView& t, std::string_view arg, std::initializer_list<uint32_t> ranks) const {
   if (!t.present()) fail(arg, "is required");
-  if (!(t.device() == device_))
-    fail(arg, "is on " + placement(t.device()) + ", the queue is on " + device_.name());
+  if (!(t.device() == device_)) fail(arg, "is on " + placement(t.device()) + ", the queue is on " + device_.name());
   if (std::find(ranks.begin(), ranks.end(), t.rank()) == ranks.end()) {
     std::string want;
     for (uint32_t r : ranks) want += (want.empty() ? "" : " or ") + std::to_string(r);
@@ -50,11 +49,12 @@ void Checker::dtype_in(const TensorView& t, std::string_view arg, std::initializ
 
 void Checker::dtype_f32_or(const TensorView& t, std::string_view arg, DType other, std::string_view other_name) const {
   if (t.dtype() == DType::f32 || t.dtype() == other) return;
-  fail(arg, "dtype " + std::string(dtype_name(t.dtype())) + " must be f32 or " + std::string(other_name) + "'s dtype (" +
-                std::string(dtype_name(other)) + ")");
+  fail(arg, "dtype " + std::string(dtype_name(t.dtype())) + " must be f32 or " + std::string(other_name) +
+                "'s dtype (" + std::string(dtype_name(other)) + ")");
 }
 
-void Checker::extent(const TensorView& t, std::string_view arg, uint32_t dim, int64_t expected, std::string_view what) const {
+void Checker::extent(const TensorView& t, std::string_view arg, uint32_t dim, int64_t expected,
+                     std::string_view what) const {
   if (t.size(dim) != expected)
     fail(arg, "shape " + shape_text(t) + ": dim " + std::to_string(dim) + " is " + std::to_string(t.size(dim)) +
                   ", expected " + std::string(what) + " = " + std::to_string(expected));
@@ -94,7 +94,8 @@ void Checker::non_aliasing(const TensorView& t, std::string_view arg) const {
   }
 }
 
-void Checker::no_overlap(const TensorView& out, std::string_view out_arg, const TensorView& in, std::string_view in_arg) const {
+void Checker::no_overlap(const TensorView& out, std::string_view out_arg, const TensorView& in,
+                         std::string_view in_arg) const {
   if (out.overlaps(in)) fail(out_arg, "overlaps " + std::string(in_arg) + " in memory");
 }
 

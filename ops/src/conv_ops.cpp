@@ -100,7 +100,8 @@ vt_causal_conv1d_fwd_args validate(const CausalConv1dFwd& a, const Device& devic
   }
 
   const TensorView* inputs[] = {&a.x, &a.weight, &a.bias, &a.query_start_loc, &a.state_indices, &a.has_initial_state};
-  const std::string_view input_names[] = {"x", "weight", "bias", "query_start_loc", "state_indices", "has_initial_state"};
+  const std::string_view input_names[] = {
+      "x", "weight", "bias", "query_start_loc", "state_indices", "has_initial_state"};
   for (size_t i = 0; i < std::size(inputs); ++i) {
     c.no_overlap(a.out, "out", *inputs[i], input_names[i]);
     if (stateful) c.no_overlap(a.conv_state, "conv_state", *inputs[i], input_names[i]);
@@ -111,11 +112,14 @@ vt_causal_conv1d_fwd_args validate(const CausalConv1dFwd& a, const Device& devic
   r.struct_size = sizeof r;
   if (a.plan) {
     if (!a.plan->uploaded()) c.fail("chunk_plan", "is not uploaded to a device (call upload(queue) once per step)");
-    if (!(a.plan->device() == device)) c.fail("chunk_plan", "was uploaded to " + c.placement(a.plan->device()) + ", the queue is on " + device.name());
+    if (!(a.plan->device() == device))
+      c.fail("chunk_plan", "was uploaded to " + c.placement(a.plan->device()) + ", the queue is on " + device.name());
     if (a.plan->num_seqs() != N)
-      c.fail("chunk_plan", "built for N=" + std::to_string(a.plan->num_seqs()) + ", the call has N=" + std::to_string(N));
+      c.fail("chunk_plan",
+             "built for N=" + std::to_string(a.plan->num_seqs()) + ", the call has N=" + std::to_string(N));
     if (a.plan->num_tokens() != T)
-      c.fail("chunk_plan", "built for T=" + std::to_string(a.plan->num_tokens()) + ", the call has T=" + std::to_string(T));
+      c.fail("chunk_plan",
+             "built for T=" + std::to_string(a.plan->num_tokens()) + ", the call has T=" + std::to_string(T));
     r.plan = &a.plan->raw();
   }
   if (!a.host_query_start_loc.empty()) detail::check_query_start_loc(c, a.host_query_start_loc, N, T);
@@ -156,20 +160,20 @@ vt_causal_conv1d_update_args validate(const CausalConv1dUpdate& a, const Device&
   c.dtype_f32_or(a.out, "out", xt, "x");
   for (uint32_t d = 0; d < a.x.rank(); ++d) c.extent(a.out, "out", d, a.x.size(d), "x's extent");
   c.row_major(a.out, "out");
-  const bool in_place = a.out.same_memory(a.x) && a.out.first_byte() == a.x.first_byte() && a.out.dtype() == a.x.dtype() &&
-                        [&] {
-                          for (uint32_t d = 0; d < a.x.rank(); ++d)
-                            if (a.out.stride(d) != a.x.stride(d)) return false;
-                          return true;
-                        }();
+  const bool in_place =
+      a.out.same_memory(a.x) && a.out.first_byte() == a.x.first_byte() && a.out.dtype() == a.x.dtype() && [&] {
+        for (uint32_t d = 0; d < a.x.rank(); ++d)
+          if (a.out.stride(d) != a.x.stride(d)) return false;
+        return true;
+      }();
   if (!in_place) c.no_overlap(a.out, "out", a.x, "x (only an exact in-place call may share x's memory)");
 
   const int64_t S = check_state(c, a.conv_state, xt, C, K);
   if (c.optional(a.state_indices, "state_indices", {1})) {
     check_index_vector(c, a.state_indices, "state_indices", B, "B", {DType::i32});
   } else if (S < B) {
-    c.fail("conv_state", "S=" + std::to_string(S) + " < B=" + std::to_string(B) +
-                             " without state_indices (sequence b uses slot b)");
+    c.fail("conv_state",
+           "S=" + std::to_string(S) + " < B=" + std::to_string(B) + " without state_indices (sequence b uses slot b)");
   }
   if (!a.host_state_indices.empty()) {
     if (!a.state_indices.present()) c.fail("state_indices", "host copy given but the tensor is absent");

@@ -33,8 +33,12 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
   c.need(k, "k_out", {3});
   c.need(v, "v_out", {3});
   c.dtype_f32_or(q, "q_out", conv_out.dtype(), "conv_out");
-  if (k.dtype() != q.dtype()) c.fail("k_out", "dtype " + std::string(dtype_name(k.dtype())) + " must equal q_out's (" + std::string(dtype_name(q.dtype())) + ")");
-  if (v.dtype() != q.dtype()) c.fail("v_out", "dtype " + std::string(dtype_name(v.dtype())) + " must equal q_out's (" + std::string(dtype_name(q.dtype())) + ")");
+  if (k.dtype() != q.dtype())
+    c.fail("k_out", "dtype " + std::string(dtype_name(k.dtype())) + " must equal q_out's (" +
+                        std::string(dtype_name(q.dtype())) + ")");
+  if (v.dtype() != q.dtype())
+    c.fail("v_out", "dtype " + std::string(dtype_name(v.dtype())) + " must equal q_out's (" +
+                        std::string(dtype_name(q.dtype())) + ")");
   const Heads h{conv_out.size(0), q.size(1), v.size(1), q.size(2), v.size(2)};
   c.extent(q, "q_out", 0, h.T, "T");
   c.extent(k, "k_out", 0, h.T, "T");
@@ -55,7 +59,8 @@ Heads check_split(const Checker& c, const TensorView& conv_out, const TensorView
   int64_t qk = 0, vv = 0, channels = 0;
   if (__builtin_mul_overflow(h.Hk, 2 * h.Dk, &qk) || __builtin_mul_overflow(h.Hv, h.Dv, &vv) ||
       __builtin_add_overflow(qk, vv, &channels))
-    c.fail("conv_out", "2*Hk*Dk + Hv*Dv overflows 64 bits (Hk=" + std::to_string(h.Hk) + ", Hv=" + std::to_string(h.Hv) + ")");
+    c.fail("conv_out",
+           "2*Hk*Dk + Hv*Dv overflows 64 bits (Hk=" + std::to_string(h.Hk) + ", Hv=" + std::to_string(h.Hv) + ")");
   c.extent(conv_out, "conv_out", 1, channels, "2*Hk*Dk + Hv*Dv");
   c.no_overlap(q, "q_out", k, "k_out");
   c.no_overlap(q, "q_out", v, "v_out");
@@ -79,7 +84,8 @@ void check_gating(const Checker& c, const TensorView& a, const TensorView& b, co
     c.row_major(*t, name);
   }
   if (b.dtype() != a.dtype())
-    c.fail("b", "dtype " + std::string(dtype_name(b.dtype())) + " must equal a's (" + std::string(dtype_name(a.dtype())) + ")");
+    c.fail("b", "dtype " + std::string(dtype_name(b.dtype())) + " must equal a's (" +
+                    std::string(dtype_name(a.dtype())) + ")");
   c.dtype_in(g, "g_out", {DType::f32});
   c.dtype_in(beta, "beta_out", {DType::f32});
   c.no_overlap(g, "g_out", beta, "beta_out");
@@ -166,8 +172,12 @@ vt_gdn_post_conv_args validate(const GdnPostConv& a, const Device& device) {
   const TensorView* outs[] = {&a.q_out, &a.k_out, &a.v_out};
   const std::string_view out_names[] = {"q_out", "k_out", "v_out"};
   for (size_t i = 0; i < std::size(outs); ++i)
-    for (auto [t, name] : {NamedTensor{&a.a, "a"}, {&a.b, "b"}, {&a.A_log, "A_log"}, {&a.dt_bias, "dt_bias"},
-                           {&a.g_out, "g_out"}, {&a.beta_out, "beta_out"}})
+    for (auto [t, name] : {NamedTensor{&a.a, "a"},
+                           {&a.b, "b"},
+                           {&a.A_log, "A_log"},
+                           {&a.dt_bias, "dt_bias"},
+                           {&a.g_out, "g_out"},
+                           {&a.beta_out, "beta_out"}})
       c.no_overlap(*outs[i], out_names[i], *t, name);
   c.no_overlap(a.g_out, "g_out", a.conv_out, "conv_out");
   c.no_overlap(a.beta_out, "beta_out", a.conv_out, "conv_out");

@@ -27,9 +27,7 @@ Row slice(const vt_tensor& t, int64_t token, int64_t first) {
 }
 
 // Row [i0, i1, :] of a rank-3 tensor.
-Row head(const vt_tensor& t, int64_t i0, int64_t i1) {
-  return {element(t, i0, i1), t.dtype, t.strides[2]};
-}
+Row head(const vt_tensor& t, int64_t i0, int64_t i1) { return {element(t, i0, i1), t.dtype, t.strides[2]}; }
 
 // Row [i, j, :] of l2norm's [outer, inner, D] view: a rank-2 tensor is [1, R, D].
 Row l2norm_row(const vt_tensor& t, int64_t i, int64_t j) {

@@ -10,8 +10,9 @@ using opcheck::Tolerance;
 
 // The same provider name for every op.
 std::vector<std::pair<vt_op_id, std::string>> every_op(const std::string& name) {
-  return {{VT_OP_CAUSAL_CONV1D_FWD, name}, {VT_OP_CAUSAL_CONV1D_UPDATE, name}, {VT_OP_GDN_POST_CONV, name},
-          {VT_OP_L2NORM, name},            {VT_OP_GDN_GATING, name},           {VT_OP_GDN_SPLIT, name}};
+  return {{VT_OP_CAUSAL_CONV1D_FWD, name}, {VT_OP_CAUSAL_CONV1D_UPDATE, name},
+          {VT_OP_GDN_POST_CONV, name},     {VT_OP_L2NORM, name},
+          {VT_OP_GDN_GATING, name},        {VT_OP_GDN_SPLIT, name}};
 }
 
 constexpr const char* kFlushedSubnormals =

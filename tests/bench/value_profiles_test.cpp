@@ -29,7 +29,8 @@ double share_below_slow_bound(bool model_values) {
     ix[0] = i0;
     ix[1] = i1;
     const TensorSlot& s = m.slot(id);
-    return static_cast<double>(CaseMemory::load(s.dtype, m.initial()[static_cast<size_t>(id)].data() + s.element_offset(ix)));
+    return static_cast<double>(
+        CaseMemory::load(s.dtype, m.initial()[static_cast<size_t>(id)].data() + s.element_offset(ix)));
   };
   int64_t below = 0, count = 0;
   for (int64_t t = p.width - 1; t < p.lengths[0]; ++t)

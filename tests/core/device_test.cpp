@@ -148,8 +148,8 @@ TEST(Device, QueuesAndEventsMoveAndTheMovedFromAreEmpty) {
   b.record(f);
   b.sync();
   EXPECT_NO_THROW(f.sync());
-  for (const auto& call :
-       std::vector<std::function<void()>>{[&] { a.sync(); }, [&] { e.sync(); }, [&] { b.record(e); }, [&] { b.wait(e); }})
+  for (const auto& call : std::vector<std::function<void()>>{[&] { a.sync(); }, [&] { e.sync(); }, [&] { b.record(e); },
+                                                             [&] { b.wait(e); }})
     expect_error(call, vt::Status::invalid_argument, "empty or moved-from");
 }
 

@@ -12,9 +12,9 @@
 namespace {
 
 struct Grid {
-  std::vector<double> values;     // every finite non-negative value, ascending
-  std::vector<uint16_t> patterns; // its bit pattern
-  double overflow;                // inputs at or above this round to infinity
+  std::vector<double> values;      // every finite non-negative value, ascending
+  std::vector<uint16_t> patterns;  // its bit pattern
+  double overflow;                 // inputs at or above this round to infinity
 };
 
 Grid make_grid(float (*decode)(uint16_t), uint16_t inf_pattern) {

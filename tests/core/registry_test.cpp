@@ -55,8 +55,8 @@ std::vector<std::string> names(const std::vector<vt::ProviderCounts>& v) {
 }
 
 TEST_F(RegistryTest, SelectionIsIndependentOfRegistrationOrder) {
-  const vt::ProviderSpec specs[] = {{"slow", 1, nullptr, ok_run<1>}, {"fast", 10, nullptr, ok_run<2>},
-                                    {"mid", 5, nullptr, ok_run<3>}};
+  const vt::ProviderSpec specs[] = {
+      {"slow", 1, nullptr, ok_run<1>}, {"fast", 10, nullptr, ok_run<2>}, {"mid", 5, nullptr, ok_run<3>}};
   std::vector<int> order = {0, 1, 2};
   std::vector<std::string> first;
   do {
@@ -80,8 +80,11 @@ TEST_F(RegistryTest, TiesAreBrokenByName) {
 TEST_F(RegistryTest, DuplicateNameIsRejected) {
   vt::Registry r;
   r.add(VT_OP_L2NORM, "be", {"ref", 0, nullptr, ok_run<1>});
-  expect_error([&] { r.add(VT_OP_L2NORM, "be", {"ref", 5, nullptr, ok_run<2>}); }, vt::Status::invalid_argument,
-               "already registered");
+  expect_error(
+      [&] {
+        r.add(VT_OP_L2NORM, "be", {"ref", 5, nullptr, ok_run<2>});
+      },
+      vt::Status::invalid_argument, "already registered");
   // The same name on another op or another backend is a different key.
   EXPECT_NO_THROW(r.add(VT_OP_GDN_GATING, "be", {"ref", 0, nullptr, ok_run<1>}));
   EXPECT_NO_THROW(r.add(VT_OP_L2NORM, "other", {"ref", 0, nullptr, ok_run<1>}));

@@ -38,13 +38,13 @@ TEST_F(TensorTest, RowViewsIntoAWiderRow) {
 }
 
 TEST_F(TensorTest, RejectsBadViews) {
-  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {1, 2, 3, 4, 5}), vt::Error);     // rank 5
-  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {-1, 2}), vt::Error);             // negative
-  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {2000}), vt::Error);              // 8000 > 4096 bytes
-  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {4}, 2), vt::Error);              // misaligned
-  EXPECT_THROW(vt::TensorView::strided(buf, vt::DType::f32, {4, 4}, {4}), vt::Error);            // stride count
-  vt::test::expect_error([&] { vt::TensorView::contiguous(buf, vt::DType::f32, {1024}, 4); }, vt::Status::invalid_argument,
-                         "reaches byte 4100 of a 4096-byte buffer");
+  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {1, 2, 3, 4, 5}), vt::Error);  // rank 5
+  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {-1, 2}), vt::Error);          // negative
+  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {2000}), vt::Error);           // 8000 > 4096 bytes
+  EXPECT_THROW(vt::TensorView::contiguous(buf, vt::DType::f32, {4}, 2), vt::Error);           // misaligned
+  EXPECT_THROW(vt::TensorView::strided(buf, vt::DType::f32, {4, 4}, {4}), vt::Error);         // stride count
+  vt::test::expect_error([&] { vt::TensorView::contiguous(buf, vt::DType::f32, {1024}, 4); },
+                         vt::Status::invalid_argument, "reaches byte 4100 of a 4096-byte buffer");
 }
 
 TEST_F(TensorTest, OverlapIsByByteRangeWithinOneBuffer) {

@@ -178,13 +178,20 @@ std::unique_ptr<opcheck::OpCase> random_case(vt_op_id op, int index, uint64_t se
   const std::string name = std::string(op_name(op)) + "_" + std::to_string(index);
   const bool large = index % 8 == 7;
   switch (op) {
-    case VT_OP_CAUSAL_CONV1D_FWD: return conv_fwd(name, index, seed, large);
-    case VT_OP_CAUSAL_CONV1D_UPDATE: return conv_update(name, index, seed, large);
-    case VT_OP_GDN_POST_CONV: return post_conv(name, index, seed, large);
-    case VT_OP_L2NORM: return l2norm(name, index, seed, large);
-    case VT_OP_GDN_GATING: return gating(name, index, seed, large);
-    case VT_OP_GDN_SPLIT: return split(name, index, seed, large);
-    default: return nullptr;
+    case VT_OP_CAUSAL_CONV1D_FWD:
+      return conv_fwd(name, index, seed, large);
+    case VT_OP_CAUSAL_CONV1D_UPDATE:
+      return conv_update(name, index, seed, large);
+    case VT_OP_GDN_POST_CONV:
+      return post_conv(name, index, seed, large);
+    case VT_OP_L2NORM:
+      return l2norm(name, index, seed, large);
+    case VT_OP_GDN_GATING:
+      return gating(name, index, seed, large);
+    case VT_OP_GDN_SPLIT:
+      return split(name, index, seed, large);
+    default:
+      return nullptr;
   }
 }
 

@@ -95,27 +95,37 @@ int64_t Reader::head_dim(int64_t canonical) {
 }
 
 float Reader::eps() {
-  constexpr float kEps[] = {1e-6f, 0.0f, -0.0f, -1.0f, std::numeric_limits<float>::quiet_NaN(),
-                            -std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min(),
+  constexpr float kEps[] = {1e-6f,
+                            0.0f,
+                            -0.0f,
+                            -1.0f,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            -std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::denorm_min(),
                             std::numeric_limits<float>::max()};
   return kEps[byte() % std::size(kEps)];
 }
 
-vt::DType Reader::pick(std::initializer_list<vt::DType> choices) {
-  return choices.begin()[byte() % choices.size()];
-}
+vt::DType Reader::pick(std::initializer_list<vt::DType> choices) { return choices.begin()[byte() % choices.size()]; }
 
 vt::TensorView Views::build(const vt::Buffer& b, vt::DType t, const std::vector<int64_t>& shape,
                             const std::vector<int64_t>& st, uint64_t off) {
   const auto& s = shape;
   switch (s.size()) {
-    case 0: return vt::TensorView::strided(b, t, {}, {}, off);
-    case 1: return vt::TensorView::strided(b, t, {s[0]}, {st[0]}, off);
-    case 2: return vt::TensorView::strided(b, t, {s[0], s[1]}, {st[0], st[1]}, off);
-    case 3: return vt::TensorView::strided(b, t, {s[0], s[1], s[2]}, {st[0], st[1], st[2]}, off);
-    case 4: return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3]}, {st[0], st[1], st[2], st[3]}, off);
-    default: return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3], s[4]}, {st[0], st[1], st[2], st[3], st[4]}, off);
+    case 0:
+      return vt::TensorView::strided(b, t, {}, {}, off);
+    case 1:
+      return vt::TensorView::strided(b, t, {s[0]}, {st[0]}, off);
+    case 2:
+      return vt::TensorView::strided(b, t, {s[0], s[1]}, {st[0], st[1]}, off);
+    case 3:
+      return vt::TensorView::strided(b, t, {s[0], s[1], s[2]}, {st[0], st[1], st[2]}, off);
+    case 4:
+      return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3]}, {st[0], st[1], st[2], st[3]}, off);
+    default:
+      return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3], s[4]}, {st[0], st[1], st[2], st[3], st[4]}, off);
   }
 }
 
@@ -129,8 +139,10 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
   if (flags & 4) {
     const uint8_t k = r.byte();
     if (k % 8 == 7 || shape.empty()) {
-      if (k & 8 || shape.empty()) shape.insert(shape.begin(), 1 + (k >> 4));
-      else shape.erase(shape.begin());
+      if (k & 8 || shape.empty())
+        shape.insert(shape.begin(), 1 + (k >> 4));
+      else
+        shape.erase(shape.begin());
     } else {
       shape[k % shape.size()] = r.extent();
     }
@@ -140,7 +152,8 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
   std::vector<uint32_t> order(rank);
   std::iota(order.begin(), order.end(), 0u);
   if (layout == 3) {
-    if (canonical.order.size() == rank && r.byte() % 2 == 0) order = canonical.order;
+    if (canonical.order.size() == rank && r.byte() % 2 == 0)
+      order = canonical.order;
     else
       for (size_t i = rank; i > 1; --i) std::swap(order[i - 1], order[r.byte() % i]);
   }
@@ -172,7 +185,8 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
         owned_.push_back(std::make_unique<vt::Buffer>(env_.foreign.alloc(size)));
         break;
       case 3:
-        owned_.push_back(std::make_unique<vt::Buffer>(env_.home.alloc(size - std::min<uint64_t>(size, 1 + r.byte() % 8))));
+        owned_.push_back(
+            std::make_unique<vt::Buffer>(env_.home.alloc(size - std::min<uint64_t>(size, 1 + r.byte() % 8))));
         break;
       default:
         owned_.push_back(std::make_unique<vt::Buffer>(env_.home.alloc(size)));
@@ -188,7 +202,8 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
 std::vector<int32_t> Views::host(Reader& r, std::vector<int32_t> v) {
   const uint8_t flags = r.byte();
   if (flags & 1) return {};
-  if (flags & 4) v.resize(static_cast<size_t>(std::max(0, static_cast<int>(v.size()) + static_cast<int8_t>(r.byte()) % 3)));
+  if (flags & 4)
+    v.resize(static_cast<size_t>(std::max(0, static_cast<int>(v.size()) + static_cast<int8_t>(r.byte()) % 3)));
   if ((flags & 2) && !v.empty()) {
     const size_t i = r.byte() % v.size();
     v[i] += static_cast<int8_t>(r.byte());

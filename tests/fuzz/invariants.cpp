@@ -40,7 +40,8 @@ __int128 exact_end(const vt::TensorView& v) {
 void sound(const char* op, const char* arg, const vt::TensorView& v, const vt_tensor& passed) {
   require(v.present(), "%s: %s: accepted while absent", op, arg);
   require(v.device() == Env::get().home, "%s: %s: accepted on another device", op, arg);
-  require(vt::dtype_is_valid(static_cast<uint32_t>(v.dtype())) && v.rank() <= VT_MAX_RANK, "%s: %s: bad header", op, arg);
+  require(vt::dtype_is_valid(static_cast<uint32_t>(v.dtype())) && v.rank() <= VT_MAX_RANK, "%s: %s: bad header", op,
+          arg);
   for (uint32_t d = 0; d < v.rank(); ++d)
     require(v.size(d) >= 0 && v.stride(d) >= 0, "%s: %s: negative extent or stride", op, arg);
   require(v.first_byte() % vt::dtype_size(v.dtype()) == 0, "%s: %s: misaligned offset", op, arg);
@@ -51,7 +52,8 @@ void sound(const char* op, const char* arg, const vt::TensorView& v, const vt_te
   if (!is_empty(v) && static_cast<__int128>(v.end_byte()) != end)
     fail("%s: %s: end_byte() is wrong for %s", op, arg, v.describe().c_str());
   const vt_tensor& raw = v.raw();
-  bool same = passed.mem == raw.mem && passed.offset == raw.offset && passed.dtype == raw.dtype && passed.rank == raw.rank;
+  bool same =
+      passed.mem == raw.mem && passed.offset == raw.offset && passed.dtype == raw.dtype && passed.rank == raw.rank;
   for (uint32_t d = 0; same && d < raw.rank; ++d)
     same = passed.shape[d] == raw.shape[d] && passed.strides[d] == raw.strides[d];
   require(same, "%s: %s: the provider's struct differs from the validated view", op, arg);
@@ -62,8 +64,10 @@ void absent(const char* op, const char* arg, const vt_tensor& passed) {
 }
 
 void optional(const char* op, const char* arg, const vt::TensorView& v, const vt_tensor& passed) {
-  if (v.present()) sound(op, arg, v, passed);
-  else absent(op, arg, passed);
+  if (v.present())
+    sound(op, arg, v, passed);
+  else
+    absent(op, arg, passed);
 }
 
 void shape_is(const char* op, const char* arg, const vt::TensorView& v, std::initializer_list<int64_t> dims) {
@@ -126,8 +130,7 @@ bool overlap(const vt::TensorView& a, const vt::TensorView& b) {
 
 void apart(const char* op, std::initializer_list<Named> outs, std::initializer_list<Named> ins) {
   for (auto [o, on] : outs)
-    for (auto [i, in] : ins)
-      require(o == i || !overlap(*o, *i), "%s: %s accepted overlapping %s", op, on, in);
+    for (auto [i, in] : ins) require(o == i || !overlap(*o, *i), "%s: %s accepted overlapping %s", op, on, in);
 }
 
 void eps_ok(const char* op, float eps) { require(std::isfinite(eps) && eps >= 0.0f, "%s: accepted eps %g", op, eps); }
@@ -158,7 +161,8 @@ int64_t conv_weights_ok(const char* op, const vt::TensorView& w, const vt::Tenso
   sound(op, "weight", w, rw);
   optional(op, "bias", bias, rb);
   const int64_t K = w.rank() == 2 ? w.size(1) : -1;
-  require(K >= VT_CONV_MIN_WIDTH && K <= VT_CONV_MAX_WIDTH, "%s: weight: accepted K=%lld", op, static_cast<long long>(K));
+  require(K >= VT_CONV_MIN_WIDTH && K <= VT_CONV_MAX_WIDTH, "%s: weight: accepted K=%lld", op,
+          static_cast<long long>(K));
   shape_is(op, "weight", w, {C, K});
   dtype_in(op, "weight", w, {DType::f32, xt});
   inner_contiguous(op, "weight", w);
@@ -212,8 +216,12 @@ void check_accepted(const vt::ops::CausalConv1dFwd& a, const vt_causal_conv1d_fw
     inner_contiguous(op, "has_initial_state", a.has_initial_state);
   }
   apart(op, {{&a.out, "out"}, {&a.conv_state, "conv_state"}},
-        {{&a.x, "x"}, {&a.weight, "weight"}, {&a.bias, "bias"}, {&a.query_start_loc, "query_start_loc"},
-         {&a.state_indices, "state_indices"}, {&a.has_initial_state, "has_initial_state"}});
+        {{&a.x, "x"},
+         {&a.weight, "weight"},
+         {&a.bias, "bias"},
+         {&a.query_start_loc, "query_start_loc"},
+         {&a.state_indices, "state_indices"},
+         {&a.has_initial_state, "has_initial_state"}});
   apart(op, {{&a.out, "out"}}, {{&a.conv_state, "conv_state"}});
 
   require(r.struct_size == sizeof r && r.num_tokens == T && r.channels == C && r.width == K && r.num_seqs == N &&
@@ -242,8 +250,10 @@ void check_accepted(const vt::ops::CausalConv1dUpdate& a, const vt_causal_conv1d
   inner_contiguous(op, "x", a.x);
   const int64_t K = conv_weights_ok(op, a.weight, a.bias, r.weight, r.bias, a.x.dtype(), C);
   sound(op, "out", a.out, r.out);
-  if (multi) shape_is(op, "out", a.out, {B, L, C});
-  else shape_is(op, "out", a.out, {B, C});
+  if (multi)
+    shape_is(op, "out", a.out, {B, L, C});
+  else
+    shape_is(op, "out", a.out, {B, C});
   dtype_in(op, "out", a.out, {DType::f32, a.x.dtype()});
   inner_contiguous(op, "out", a.out);
   distinct(op, "out", a.out);
@@ -285,7 +295,8 @@ struct Heads {
 
 // conv_out [T, 2*Hk*Dk + Hv*Dv] split into q, k [T, Hk, Dk] and v [T, Hv, Dv].
 Heads split_ok(const char* op, const vt::TensorView& co, const vt::TensorView& q, const vt::TensorView& k,
-               const vt::TensorView& v, const vt_tensor& rco, const vt_tensor& rq, const vt_tensor& rk, const vt_tensor& rv) {
+               const vt::TensorView& v, const vt_tensor& rco, const vt_tensor& rq, const vt_tensor& rk,
+               const vt_tensor& rv) {
   sound(op, "conv_out", co, rco);
   sound(op, "q_out", q, rq);
   sound(op, "k_out", k, rk);
@@ -314,8 +325,9 @@ Heads split_ok(const char* op, const vt::TensorView& co, const vt::TensorView& q
 
 // a, b [T, Hv] of one dtype; A_log, dt_bias [Hv] f32; g, beta [T, Hv] f32.
 void gating_ok(const char* op, const vt::ops::GdnGating& g, const vt_tensor* raw, int64_t T, int64_t Hv) {
-  const Named all[] = {{&g.a, "a"}, {&g.b, "b"}, {&g.A_log, "A_log"}, {&g.dt_bias, "dt_bias"}, {&g.g_out, "g_out"},
-                       {&g.beta_out, "beta_out"}};
+  const Named all[] = {{&g.a, "a"},         {&g.b, "b"},
+                       {&g.A_log, "A_log"}, {&g.dt_bias, "dt_bias"},
+                       {&g.g_out, "g_out"}, {&g.beta_out, "beta_out"}};
   for (size_t i = 0; i < std::size(all); ++i) sound(op, all[i].second, *all[i].first, raw[i]);
   for (auto [t, name] : {all[0], all[1], all[4], all[5]}) {
     shape_is(op, name, *t, {T, Hv});
@@ -345,7 +357,11 @@ void check_accepted(const vt::ops::GdnPostConv& a, const vt_gdn_post_conv_args& 
   dtype_in(op, "a", a.a, {DType::f32, a.conv_out.dtype()});
   eps_ok(op, a.eps);
   apart(op, {{&a.q_out, "q_out"}, {&a.k_out, "k_out"}, {&a.v_out, "v_out"}},
-        {{&a.a, "a"}, {&a.b, "b"}, {&a.A_log, "A_log"}, {&a.dt_bias, "dt_bias"}, {&a.g_out, "g_out"},
+        {{&a.a, "a"},
+         {&a.b, "b"},
+         {&a.A_log, "A_log"},
+         {&a.dt_bias, "dt_bias"},
+         {&a.g_out, "g_out"},
          {&a.beta_out, "beta_out"}});
   apart(op, {{&a.g_out, "g_out"}, {&a.beta_out, "beta_out"}}, {{&a.conv_out, "conv_out"}});
   require(r.struct_size == sizeof r && r.num_tokens == h.T && r.key_heads == h.Hk && r.value_heads == h.Hv &&
@@ -388,7 +404,8 @@ void check_accepted(const vt::ops::L2Norm& a, const vt_l2norm_args& r) {
   const int64_t D = a.x.size(a.x.rank() - 1);
   require(D >= 1, "%s: rows of length 0 accepted", op);
   require(r.struct_size == sizeof r && r.outer == (three ? a.x.size(0) : 1) &&
-              r.inner == (three ? a.x.size(1) : a.x.size(0)) && r.dim == D && std::memcmp(&r.eps, &a.eps, sizeof r.eps) == 0,
+              r.inner == (three ? a.x.size(1) : a.x.size(0)) && r.dim == D &&
+              std::memcmp(&r.eps, &a.eps, sizeof r.eps) == 0,
           "%s: derived fields", op);
 }
 

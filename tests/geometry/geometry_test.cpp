@@ -99,9 +99,9 @@ TEST(ConvFwdGeometry, VariantSwitchesAndFallbacks) {
   auto s = bf16_shape(1000, 8192, 2);
   s.x_pair_aligned = true;
   geo::ConvSwitches sw;
-  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, geo::kDefaultChannelTile == 0 ? V::reg_window
-                                                    : geo::kDefaultChannelTile == 1 ? V::channel_tile1
-                                                                                    : V::channel_tile2);
+  EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, geo::kDefaultChannelTile == 0   ? V::reg_window
+                                                   : geo::kDefaultChannelTile == 1 ? V::channel_tile1
+                                                                                   : V::channel_tile2);
   sw.channel_tile = 0;
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).variant, geo::kDefaultConvReg ? V::reg_window : V::tiled);
   sw.reg = 1;
@@ -369,7 +369,7 @@ TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
   off.one_sequence = 0;
   EXPECT_FALSE(geo::conv_fwd_geometry(s, off).one_sequence);
   EXPECT_EQ(geo::conv_fwd_geometry(s, off).chunk, 4);  // the same programs, by the general kernel
-  off.one_sequence = 1;  // the default
+  off.one_sequence = 1;                                // the default
   EXPECT_TRUE(geo::conv_fwd_geometry(s, off).one_sequence);
 }
 
@@ -559,7 +559,8 @@ TEST(PostConvGeometry, PerTokenOrSixteenTokenTiles) {
   geo::PostConvSwitches sw;
   const int64_t slots = 2 * 16 + 32 + 1;  // q and k heads, v heads, the gates
   auto g = geo::post_conv_geometry(1000, slots, sw);
-  EXPECT_EQ(g.variant, geo::kDefaultPostConvTokenTile ? geo::PostConvVariant::token_tile : geo::PostConvVariant::per_token);
+  EXPECT_EQ(g.variant,
+            geo::kDefaultPostConvTokenTile ? geo::PostConvVariant::token_tile : geo::PostConvVariant::per_token);
   sw.token_tile = 0;
   g = geo::post_conv_geometry(1000, slots, sw);
   EXPECT_EQ(g.variant, geo::PostConvVariant::per_token);
@@ -641,8 +642,10 @@ TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
     EXPECT_LE(l.y, geo::kGridYZMax);
     EXPECT_LE(l.z, geo::kGridYZMax);
     EXPECT_GE(l.y * l.z, programs) << programs;
-    if (programs > 0) EXPECT_LT(l.y * (l.z - 1), programs) << "no slice of z is wholly idle";
-    else EXPECT_EQ(l.y * l.z, 0);
+    if (programs > 0)
+      EXPECT_LT(l.y * (l.z - 1), programs) << "no slice of z is wholly idle";
+    else
+      EXPECT_EQ(l.y * l.z, 0);
   }
   // Up to kGridYZMax programs: one slice, y holds them all.
   geo::ConvFwdGeometry g;
@@ -684,11 +687,13 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
     for (int64_t n = 0; n < N; ++n) covered[static_cast<size_t>(n)].assign(static_cast<size_t>(qsl[n + 1] - qsl[n]), 0);
     for (int64_t k = 0; k < g.grid_y; ++k) {
       int64_t n = -1, first = -1;
-      geo::sequence_chunk_of(k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T, g.chunk, &n, &first);
+      geo::sequence_chunk_of(
+          k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T, g.chunk, &n, &first);
       // The GPU kernels search with the chunk as a shift: the same answer.
       int64_t n2 = -1, first2 = -1;
-      geo::sequence_chunk_of(k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T,
-                             geo::Pow2Chunk{geo::chunk_shift(g.chunk)}, &n2, &first2);
+      geo::sequence_chunk_of(
+          k, [&](int64_t i) { return qsl[static_cast<size_t>(i)]; }, N, T, geo::Pow2Chunk{geo::chunk_shift(g.chunk)},
+          &n2, &first2);
       ASSERT_EQ(n2, n);
       ASSERT_EQ(first2, first);
       ASSERT_GE(n, 0);
@@ -696,7 +701,8 @@ TEST(ConvFwdGeometry, SequenceChunksCoverEveryTokenOnce) {
       const int64_t L = qsl[n + 1] - qsl[n];
       if (first >= L) continue;
       ASSERT_TRUE(first == 0 || first >= s.width - 1) << "program " << k << " would read the old state";
-      for (int64_t t = first; t < std::min(first + g.chunk, L); ++t) ++covered[static_cast<size_t>(n)][static_cast<size_t>(t)];
+      for (int64_t t = first; t < std::min(first + g.chunk, L); ++t)
+        ++covered[static_cast<size_t>(n)][static_cast<size_t>(t)];
     }
     for (int64_t n = 0; n < N; ++n)
       for (size_t t = 0; t < covered[static_cast<size_t>(n)].size(); ++t)

@@ -13,16 +13,13 @@
 namespace vt::leakcheck::testing {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(Cli, DefaultIsTheReport) {
   TempTree tree;
   const RunResult r = tree.run();
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "bucket           found  baseline\ncuda.api             0         0\n"))
-      << r.out;
+  EXPECT_TRUE(contains(r.out, "bucket           found  baseline\ncuda.api             0         0\n")) << r.out;
   EXPECT_TRUE(contains(r.out, "exemptions: none\nallowlist: none\n\nverdict: clean\n")) << r.out;
   EXPECT_EQ(tree.run({"--report"}).out, r.out);
 }
@@ -34,8 +31,7 @@ TEST(Cli, ListShowsEveryHit) {
              "int z = VK_SUCCESS;\n");
   const RunResult r = tree.run({"--list"});
   EXPECT_EQ(r.code, 1);
-  EXPECT_TRUE(
-      contains(r.out, "ops/a.hpp:2: hip.api: hipMalloc  [exempt]\nops/a.hpp:3: vulkan.api: VK_SUCCESS\n"))
+  EXPECT_TRUE(contains(r.out, "ops/a.hpp:2: hip.api: hipMalloc  [exempt]\nops/a.hpp:3: vulkan.api: VK_SUCCESS\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "verdict: FAIL")) << r.out;
 }
@@ -47,8 +43,7 @@ TEST(Cli, Json) {
   const RunResult r = tree.run({"--json"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(contains(r.out, "\"files_scanned\": 2,")) << r.out;
-  EXPECT_TRUE(contains(r.out, "{\"name\": \"hip.api\", \"found\": 1, \"baseline\": 0, \"status\": \"leak\"}"))
-      << r.out;
+  EXPECT_TRUE(contains(r.out, "{\"name\": \"hip.api\", \"found\": 1, \"baseline\": 0, \"status\": \"leak\"}")) << r.out;
   EXPECT_TRUE(contains(r.out,
                        "{\"file\": \"vt/a.cpp\", \"line\": 2, \"bucket\": \"hip.api\", \"text\": "
                        "\"hipMalloc\", \"status\": \"counted\"}"))
@@ -83,8 +78,7 @@ TEST(Cli, JsonWhenClean) {
   TempTree tree;
   const RunResult r = tree.run({"--json"});
   EXPECT_EQ(r.code, 0);
-  EXPECT_TRUE(
-      contains(r.out, "\"hits\": [],\n  \"exemptions\": [],\n  \"allowlist\": [],\n  \"problems\": [],\n"))
+  EXPECT_TRUE(contains(r.out, "\"hits\": [],\n  \"exemptions\": [],\n  \"allowlist\": [],\n  \"problems\": [],\n"))
       << r.out;
 }
 

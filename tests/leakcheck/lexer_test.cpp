@@ -160,8 +160,7 @@ TEST(Lexer, HashInsideALineIsNoDirective) { EXPECT_TRUE(lex("a # b").directives.
 TEST(Lexer, HeaderNames) {
   EXPECT_EQ(summary(lex("#include <a/b.h>\n# include \"c d.h\"\n#include_next <e>")),
             "p:#@1 id:include@1 hdr:a/b.h@1 p:#@2 id:include@2 hdr:c d.h@2 p:#@3 id:include_next@3 hdr:e@3");
-  EXPECT_EQ(summary(lex("#if __has_include(<x.h>)")),
-            "p:#@1 id:if@1 id:__has_include@1 p:(@1 hdr:x.h@1 p:)@1");
+  EXPECT_EQ(summary(lex("#if __has_include(<x.h>)")), "p:#@1 id:if@1 id:__has_include@1 p:(@1 hdr:x.h@1 p:)@1");
 }
 
 TEST(Lexer, AngleBracketsOutsideIncludesAreComparisons) {

@@ -95,15 +95,13 @@ const Planted kInclude[] = {
     {"cuda_quoted", "\n#include \"cuda.h\"\n", "cuda.include", 2, "cuda.h"},
     {"cuda_include_next", "#include_next <cublas_v2.h>\n", "cuda.include", 1, "cublas_v2.h"},
     {"cuda_has_include", "#if __has_include(<cuda.h>)\n#endif\n", "cuda.include", 1, "cuda.h"},
-    {"cuda_backend_header", "#include \"backends/cuda/memory.hpp\"\n", "cuda.include", 1,
-     "backends/cuda/memory.hpp"},
+    {"cuda_backend_header", "#include \"backends/cuda/memory.hpp\"\n", "cuda.include", 1, "backends/cuda/memory.hpp"},
     {"hip_angle", "#include <hip/hip_runtime.h>\n", "hip.include", 1, "hip/hip_runtime.h"},
     {"hip_spaced", "#  include <rocblas/rocblas.h>\n", "hip.include", 1, "rocblas/rocblas.h"},
     {"vulkan_angle", "#include <vulkan/vulkan.h>\n", "vulkan.include", 1, "vulkan/vulkan.h"},
     {"vulkan_relative_backend", "#include \"../backends/vulkan/queue.hpp\"\n", "vulkan.include", 1,
      "../backends/vulkan/queue.hpp"},
-    {"other_backend", "#include \"backends/cpu/plugin.hpp\"\n", "backend.include", 1,
-     "backends/cpu/plugin.hpp"},
+    {"other_backend", "#include \"backends/cpu/plugin.hpp\"\n", "backend.include", 1, "backends/cpu/plugin.hpp"},
 };
 INSTANTIATE_TEST_SUITE_P(Include, Caught, ::testing::ValuesIn(kInclude), case_name);
 
@@ -115,12 +113,11 @@ const Planted kCondition[] = {
     {"defined_parens", "#if defined(__HIP_PLATFORM_AMD__)\n#endif\n", "hip.cond", 1, "__HIP_PLATFORM_AMD__"},
     {"defined_bare", "#if defined VT_WITH_VULKAN\n#endif\n", "vulkan.cond", 1, "VT_WITH_VULKAN"},
     {"compound_and", "#if defined(NDEBUG) && VT_WITH_CUDA\n#endif\n", "cuda.cond", 1, "VT_WITH_CUDA"},
-    {"compound_nested", "#if !defined(NDEBUG) || (X > 1 && defined(VK_VERSION_1_3))\n#endif\n", "vulkan.cond",
-     1, "VK_VERSION_1_3"},
+    {"compound_nested", "#if !defined(NDEBUG) || (X > 1 && defined(VK_VERSION_1_3))\n#endif\n", "vulkan.cond", 1,
+     "VK_VERSION_1_3"},
     {"elifdef", "#if 0\n#elifdef VT_WITH_CUDA\n#endif\n", "cuda.cond", 2, "VT_WITH_CUDA"},
     {"elifndef", "#if 0\n#elifndef __HIPCC__\n#endif\n", "hip.cond", 2, "__HIPCC__"},
-    {"continued_line", "#if defined(A) && \\\n    defined(VT_WITH_CUDA)\n#endif\n", "cuda.cond", 2,
-     "VT_WITH_CUDA"},
+    {"continued_line", "#if defined(A) && \\\n    defined(VT_WITH_CUDA)\n#endif\n", "cuda.cond", 2, "VT_WITH_CUDA"},
     {"spaced_hash", "  #  ifdef __NVCC__\n#endif\n", "cuda.cond", 1, "__NVCC__"},
     {"comment_before_name", "#/* x */ifdef VT_BACKEND_HIP\n#endif\n", "hip.cond", 1, "VT_BACKEND_HIP"},
     {"vendor_version", "#if CUDART_VERSION >= 11000\n#endif\n", "cuda.cond", 1, "CUDART_VERSION"},
@@ -129,8 +126,7 @@ INSTANTIATE_TEST_SUITE_P(Condition, Caught, ::testing::ValuesIn(kCondition), cas
 
 // Code that a text search would misread; the one real reference must still be found on its line.
 const Planted kLexing[] = {
-    {"after_slashes_in_string", R"src(const char* s = "// not a comment"; int cudaX;)src", "cuda.api", 1,
-     "cudaX"},
+    {"after_slashes_in_string", R"src(const char* s = "// not a comment"; int cudaX;)src", "cuda.api", 1, "cudaX"},
     {"after_quote_in_char", R"src(char q = '"'; int vkX;)src", "vulkan.api", 1, "vkX"},
     {"after_odd_digit_separator", "int n = 0x1'F; cudaFree(p);\n", "cuda.api", 1, "cudaFree"},
     {"after_apostrophe_in_error", "#error don't\ncudaFree(p);\n", "cuda.api", 2, "cudaFree"},
@@ -205,8 +201,7 @@ TEST(Layers, EveryConfiguredLayerIsScanned) {
 TEST(Layers, BackendsTheirTestDriversAndOtherFilesAreNot) {
   TempTree tree;
   const char* code = "int x = cudaFree(p);\n";
-  for (const char* file :
-       {"backends/cuda/a.cpp", "tests/backends/cuda/b.cpp", "vt/notes.txt", "docs/c.cpp"}) {
+  for (const char* file : {"backends/cuda/a.cpp", "tests/backends/cuda/b.cpp", "vt/notes.txt", "docs/c.cpp"}) {
     tree.write(file, code);
   }
   const Audit audit = tree.audit();

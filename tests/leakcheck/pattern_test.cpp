@@ -67,12 +67,10 @@ TEST(Pattern, CapitalisedAndUppercasePrefixes) {
 
 TEST(Pattern, WordMatchesAnyWordIgnoringCase) {
   const IdentifierPattern p = pattern("*foo*");
-  for (const char* hit :
-       {"foo", "Foo", "FOO", "kFOO", "is_foo", "useFoo", "VT_WITH_FOO", "fooBar", "FOOGraph"}) {
+  for (const char* hit : {"foo", "Foo", "FOO", "kFOO", "is_foo", "useFoo", "VT_WITH_FOO", "fooBar", "FOOGraph"}) {
     EXPECT_TRUE(p.matches(hit)) << hit;
   }
-  for (const char* miss : {"food", "bigfoot", "xfoo", "foobar", "FOOD", "Fool"})
-    EXPECT_FALSE(p.matches(miss)) << miss;
+  for (const char* miss : {"food", "bigfoot", "xfoo", "foobar", "FOOD", "Fool"}) EXPECT_FALSE(p.matches(miss)) << miss;
 }
 
 TEST(Pattern, WordPatternMustBeOneWord) {

@@ -9,9 +9,7 @@
 namespace vt::leakcheck::testing {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Two hits of cuda.api on lines 2 and 3.
 constexpr const char* kTwoHits = "int f() {\n  cudaFree(p);\n  cudaFree(q);\n}\n";
@@ -143,8 +141,7 @@ cudaFree(p);  // vt-leakcheck: allow(cuda.api) probe used only by the loader tes
 )src");
   const RunResult r = tree.run();
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(
-      contains(r.out, "exemptions: 1\n  vt/a.cpp:2  cuda.api  1 hit  probe used only by the loader test"))
+  EXPECT_TRUE(contains(r.out, "exemptions: 1\n  vt/a.cpp:2  cuda.api  1 hit  probe used only by the loader test"))
       << r.out;
 }
 

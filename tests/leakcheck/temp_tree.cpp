@@ -27,8 +27,7 @@ fs::path unique_dir() {
 
 TempTree::TempTree() : root_(unique_dir()) {
   fs::remove_all(root_);
-  for (const char* layer : {"vt", "ops", "reference", "tools", "tests"})
-    fs::create_directories(root_ / layer);
+  for (const char* layer : {"vt", "ops", "reference", "tools", "tests"}) fs::create_directories(root_ / layer);
   const fs::path project_config(VT_LC_PROJECT_CONFIG);
   fs::copy_file(project_config, config());
   fs::copy_file(project_config.parent_path() / "vt.leakcheck.baseline", baseline());
@@ -47,9 +46,7 @@ void TempTree::write(const std::string& relative, std::string_view text) const {
 
 std::string TempTree::read(const std::string& relative) const { return read_text(root_ / relative); }
 
-void TempTree::add_config_line(std::string_view line) const {
-  std::ofstream(config(), std::ios::app) << line << "\n";
-}
+void TempTree::add_config_line(std::string_view line) const { std::ofstream(config(), std::ios::app) << line << "\n"; }
 
 void TempTree::set_baseline(const std::string& bucket, int count) const {
   const Config c = load_config(config());
@@ -59,9 +56,8 @@ void TempTree::set_baseline(const std::string& bucket, int count) const {
 }
 
 RunResult TempTree::run(std::vector<std::string> args) const {
-  const bool has_config = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    return a == "--config" || a.rfind("--config=", 0) == 0;
-  });
+  const bool has_config = std::any_of(
+      args.begin(), args.end(), [](const std::string& a) { return a == "--config" || a.rfind("--config=", 0) == 0; });
   args.insert(args.begin(), {"--root", root_.string()});
   if (!has_config) args.insert(args.end(), {"--config", config().string()});
   std::ostringstream out;

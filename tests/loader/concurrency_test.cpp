@@ -17,7 +17,9 @@ namespace {
 constexpr int kThreads = 16;
 constexpr int kCalls = 2000;  // per thread
 
-std::string plugin(const std::string& name) { return std::string(VT_TEST_PLUGIN_DIR) + "/libvt-backend-" + name + ".so"; }
+std::string plugin(const std::string& name) {
+  return std::string(VT_TEST_PLUGIN_DIR) + "/libvt-backend-" + name + ".so";
+}
 
 // Every kLargeEvery-th call is too large for the fast provider, which declines it to "ref".
 constexpr int kLargeEvery = 3;

@@ -24,7 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string plugin(const std::string& name) { return std::string(VT_TEST_PLUGIN_DIR) + "/libvt-backend-" + name + ".so"; }
+std::string plugin(const std::string& name) {
+  return std::string(VT_TEST_PLUGIN_DIR) + "/libvt-backend-" + name + ".so";
+}
 
 const vt::PluginReport* find_report(const vt::Runtime& rt, const std::string& path) {
   for (const auto& r : rt.plugins())
@@ -108,12 +110,17 @@ std::vector<SkipCase> skip_cases() {
       {"fault-captureclaimonly",
        "fault-captureclaimonly",
        {"device 0 claims graph capture, but the device table has no capture entries"}},
-      {"fault-propsfail", "fault-propsfail", {"device_props(0) failed: fault-propsfail: the properties are unreadable"}},
-      {"fault-enumerationthrows", "fault-enumerationthrows", {"device enumeration threw: fault plugin enumeration exploded"}},
+      {"fault-propsfail",
+       "fault-propsfail",
+       {"device_props(0) failed: fault-propsfail: the properties are unreadable"}},
+      {"fault-enumerationthrows",
+       "fault-enumerationthrows",
+       {"device enumeration threw: fault plugin enumeration exploded"}},
       {"fault-unknownop", "fault-unknownop", {"provider #2 'from-the-future' names unknown op id 99"}},
       {"fault-providershort",
        "fault-providershort",
-       {"provider #0 'fast': descriptor too short: 4 bytes, needs at least " + std::to_string(VT_PROVIDER_DESC_V1_SIZE)}},
+       {"provider #0 'fast': descriptor too short: 4 bytes, needs at least " +
+        std::to_string(VT_PROVIDER_DESC_V1_SIZE)}},
       {"fault-providernoname", "fault-providernoname", {"provider #1 has no name"}},
       {"fault-providernorun", "fault-providernorun", {"provider #1 'ref' has no run function"}},
       {"fault-providertwice", "fault-providertwice", {"provider #2 'ref' is registered twice for l2norm"}},
@@ -223,9 +230,7 @@ void expect_host_round_trip(const vt::Device& dev, bool pinned) {
   EXPECT_FALSE(none.pinned());
 }
 
-TEST(HostMemory, ThePluginsOwnWhereItsTableHasIt) {
-  expect_host_round_trip(everything().device("fault-good:0"), true);
-}
+TEST(HostMemory, ThePluginsOwnWhereItsTableHasIt) { expect_host_round_trip(everything().device("fault-good:0"), true); }
 
 TEST(HostMemory, ThePluginsFailureIsThrownWithItsMessage) {
   expect_error([] { everything().device("fault-good:0").alloc_host(2u << 20); }, vt::Status::out_of_memory,
@@ -252,7 +257,7 @@ TEST(DeviceMemory, MoreThanTheDeviceHoldsIsRefusedBeforeThePluginIsAsked) {
   const uint64_t memory = dev.properties().memory_bytes;
   ASSERT_EQ(memory, 1u << 20);
   expect_error([&] { dev.alloc(memory + 1); }, vt::Status::out_of_memory,
-                     {"fault-good:0: alloc of 1048577 bytes: more than the device's 1048576 bytes of memory"});
+               {"fault-good:0: alloc of 1048577 bytes: more than the device's 1048576 bytes of memory"});
   EXPECT_EQ(dev.alloc(memory).size(), memory);  // all of it is fine
 }
 
@@ -296,7 +301,7 @@ TEST(GraphCapture, RecordsTheCallsAndReplaysThemAtEachLaunch) {
   expect_error([&] { q.launch(g); }, vt::Status::invalid_argument, {"fault-good:0: launch: empty or moved-from graph"});
   q.capture_begin();
   vt::Graph empty = q.capture_end();  // a graph of nothing
-  empty = std::move(moved);          // the empty graph is destroyed here
+  empty = std::move(moved);           // the empty graph is destroyed here
   q.fill(buf, 0, 0xff, buf.size());
   q.launch(empty);
   EXPECT_EQ(contents(q, buf), marked);
@@ -467,7 +472,7 @@ TEST(Discovery, PluginPathFindsOnlyPluginFilesInFolderOrder) {
   const std::string a = first.copy(plugin("fault-good"), "libvt-backend-a.so");
   const std::string b = first.copy(plugin("fault-initunavailable"), "libvt-backend-b.so");
   first.copy(plugin("fault-minor"), "libvt-backend-c.so.1");  // not a .so name
-  first.copy(plugin("fault-minor"), "vt-backend-d.so");        // no lib prefix
+  first.copy(plugin("fault-minor"), "vt-backend-d.so");       // no lib prefix
   std::ofstream(first.str() + "/README.txt") << "not a plugin\n";
   // Sorts before everything in the first folder, but folders go in VT_PLUGIN_PATH order.
   const std::string zero = second.copy(plugin("fault-good"), "libvt-backend-0.so");

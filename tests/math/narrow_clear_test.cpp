@@ -37,8 +37,8 @@ void check_one(uint32_t u, uint32_t slack, NarrowFn narrow, ClearFn clear, Tally
   ++t.clear;
   const uint32_t lo = abs > slack ? abs - slack : 0u;
   const uint32_t hi = abs + slack;
-  const bool ok = got == narrow(from_bits(u)) && got == narrow(from_bits(sign | lo)) &&
-                  hi <= 0x7f800000u && got == narrow(from_bits(sign | hi));
+  const bool ok = got == narrow(from_bits(u)) && got == narrow(from_bits(sign | lo)) && hi <= 0x7f800000u &&
+                  got == narrow(from_bits(sign | hi));
   if (!ok && t.wrong++ == 0) t.first_wrong = u;
 }
 
@@ -52,7 +52,7 @@ Tally sweep(uint32_t slack, NarrowFn narrow, ClearFn clear, uint32_t seed) {
     for (uint32_t d = 0; d <= 2 * slack + 2; ++d) {
       low(d);
       low(0xffffu - d);
-      low(0x8000u - slack - 1 + d);  // bf16's tie and around it
+      low(0x8000u - slack - 1 + d);                                               // bf16's tie and around it
       for (uint32_t q = 0; q < 8; ++q) low((q << 13) + 0x1000u - slack - 1 + d);  // f16's ties
     }
     for (int r = 0; r < 16; ++r) low(static_cast<uint32_t>(rng()));

@@ -43,7 +43,9 @@ class Compare : public ::testing::Test {
     const int32_t ints[] = {2, 0, 1};
     m.set_ints(idx, ints);
     expected = m.initial();
-    m.for_each(out, [&](const Index& i, uint64_t off) { set_f32(expected, out, off, 1.0f + static_cast<float>(i[0] + i[1])); });
+    m.for_each(out, [&](const Index& i, uint64_t off) {
+      set_f32(expected, out, off, 1.0f + static_cast<float>(i[0] + i[1]));
+    });
     // The op writes state[1] and leaves the rest as it found them.
     set_u16(expected, state, at(state, 1), vt::f32_to_f16_bits(7.0f));
     actual = expected;
@@ -194,9 +196,9 @@ TEST_F(Compare, KeepsTheFirstProblemsAndCountsTheRest) {
 TEST(UlpDistance, CountsRepresentableValuesBetweenTwoFloats) {
   EXPECT_EQ(ulp_distance(DType::f32, 0x3f800000u, 0x3f800001u), 1u);
   EXPECT_EQ(ulp_distance(DType::f32, 0x3f800001u, 0x3f800000u), 1u);
-  EXPECT_EQ(ulp_distance(DType::f32, 0x00000000u, 0x80000000u), 1u);  // signed zeros
-  EXPECT_EQ(ulp_distance(DType::f32, 0x00000001u, 0x80000001u), 3u);  // across zero
-  EXPECT_EQ(ulp_distance(DType::f32, 0x7f7fffffu, 0x7f800000u), 1u);  // FLT_MAX to infinity
+  EXPECT_EQ(ulp_distance(DType::f32, 0x00000000u, 0x80000000u), 1u);          // signed zeros
+  EXPECT_EQ(ulp_distance(DType::f32, 0x00000001u, 0x80000001u), 3u);          // across zero
+  EXPECT_EQ(ulp_distance(DType::f32, 0x7f7fffffu, 0x7f800000u), 1u);          // FLT_MAX to infinity
   EXPECT_EQ(ulp_distance(DType::bf16, 0x3f80u, 0xbf80u), 2u * 0x3f80u + 1u);  // 1 and -1
   EXPECT_EQ(ulp_distance(DType::f16, 0x0001u, 0x8001u), 3u);
   EXPECT_EQ(ulp_distance(DType::f16, 0x7e00u, 0x7c01u), 0u);  // two NaNs

@@ -13,7 +13,8 @@ using vt::DType;
 class ConvFwdValidation : public ::testing::Test {
  protected:
   void expect(const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); }, message);
   }
   void expect_accepted() {
     EXPECT_NO_THROW(vt::ops::validate(f.args, arena.device()));
@@ -46,7 +47,7 @@ TEST_F(ConvFwdValidation, AcceptsAValidCallAndDerivesItsSizes) {
 }
 
 TEST_F(ConvFwdValidation, AcceptsEmptyBatchesStatelessCallsAndWiderRows) {
-  f.args.x = arena.strided(DType::bf16, {Fwd::T, Fwd::C}, {3 * Fwd::C, 1}, 2 * Fwd::C);  // a row view
+  f.args.x = arena.strided(DType::bf16, {Fwd::T, Fwd::C}, {3 * Fwd::C, 1}, 2 * Fwd::C);       // a row view
   f.args.conv_state = arena.strided(DType::bf16, {Fwd::S, Fwd::C, Fwd::K - 1}, {48, 1, 16});  // [S, W, C] storage
   expect_accepted();
   f.args.conv_state = f.args.state_indices = f.args.has_initial_state = vt::TensorView();

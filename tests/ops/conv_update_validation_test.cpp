@@ -13,7 +13,8 @@ using vt::DType;
 class ConvUpdateValidation : public ::testing::Test {
  protected:
   void expect(const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_update(arena.queue(), u.args); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::causal_conv1d_update(arena.queue(), u.args); }, message);
   }
   void expect_accepted() {
     EXPECT_NO_THROW(vt::ops::validate(u.args, arena.device()));
@@ -40,7 +41,8 @@ TEST_F(ConvUpdateValidation, AcceptsAValidCallAndDerivesItsSizes) {
   if (ops_test::has_provider(VT_OP_CAUSAL_CONV1D_UPDATE)) {
     u.args.activation = vt::ops::Activation::silu;  // poison in gives poison out without it
     const auto before = arena.snapshot();
-    EXPECT_EQ(vt::ops::causal_conv1d_update(arena.queue(), u.args), ops_test::first_provider(VT_OP_CAUSAL_CONV1D_UPDATE));
+    EXPECT_EQ(vt::ops::causal_conv1d_update(arena.queue(), u.args),
+              ops_test::first_provider(VT_OP_CAUSAL_CONV1D_UPDATE));
     EXPECT_FALSE(arena.snapshot() == before) << "a valid call wrote nothing";
   }
 }

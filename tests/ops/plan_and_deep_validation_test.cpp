@@ -35,7 +35,8 @@ void expect_plan_error(const std::function<void()>& call, const std::string& mes
 class PlanValidation : public ::testing::Test {
  protected:
   void expect(const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); }, message);
   }
   Arena arena;
   Fwd f{arena};
@@ -95,17 +96,26 @@ TEST_F(PlanValidation, BuiltForAnotherT) {
 }
 
 TEST(PlanBuilder, RejectsABadChunkSize) {
-  expect_plan_error([] { vt::ops::make_conv_chunk_plan(std::vector<int32_t>{0, 4}, 0); },
-                    "make_conv_chunk_plan: chunk_size: 0 must be at least 1");
+  expect_plan_error(
+      [] {
+        vt::ops::make_conv_chunk_plan(std::vector<int32_t>{0, 4}, 0);
+      },
+      "make_conv_chunk_plan: chunk_size: 0 must be at least 1");
 }
 
 TEST(PlanBuilder, RejectsOffsetsThatAreNotAPrefixSum) {
   expect_plan_error([] { vt::ops::make_conv_chunk_plan(std::vector<int32_t>{}); },
                     "make_conv_chunk_plan: query_start_loc: has no elements, needs N+1 >= 1");
-  expect_plan_error([] { vt::ops::make_conv_chunk_plan(std::vector<int32_t>{2, 4}); },
-                    "make_conv_chunk_plan: query_start_loc: query_start_loc[0]=2, must be 0");
-  expect_plan_error([] { vt::ops::make_conv_chunk_plan(std::vector<int32_t>{0, 20, 21, 20, 24}); },
-                    "make_conv_chunk_plan: query_start_loc: query_start_loc[3]=20 < query_start_loc[2]=21");
+  expect_plan_error(
+      [] {
+        vt::ops::make_conv_chunk_plan(std::vector<int32_t>{2, 4});
+      },
+      "make_conv_chunk_plan: query_start_loc: query_start_loc[0]=2, must be 0");
+  expect_plan_error(
+      [] {
+        vt::ops::make_conv_chunk_plan(std::vector<int32_t>{0, 20, 21, 20, 24});
+      },
+      "make_conv_chunk_plan: query_start_loc: query_start_loc[3]=20 < query_start_loc[2]=21");
 }
 
 // --- deep validation: bad values in device memory, no host copies
@@ -141,37 +151,42 @@ TEST_F(DeepValidation, AcceptsValidMetadata) {
 
 TEST_F(DeepValidation, CatchesNonMonotonicOffsets) {
   upload(f.args.query_start_loc, {0, 3, 2, 7});
-  ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
-                            "causal_conv1d_fwd (deep validation): query_start_loc: query_start_loc[2]=2 < "
-                            "query_start_loc[1]=3");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
+      "causal_conv1d_fwd (deep validation): query_start_loc: query_start_loc[2]=2 < "
+      "query_start_loc[1]=3");
   expect_unchecked_without_deep({0, 3, 2, 7}, f.slots);
 }
 
 TEST_F(DeepValidation, CatchesOffsetsNotEndingAtT) {
   upload(f.args.query_start_loc, {0, 3, 3, 9});
-  ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
-                            "causal_conv1d_fwd (deep validation): query_start_loc: query_start_loc[3]=9, must equal T = 7");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
+      "causal_conv1d_fwd (deep validation): query_start_loc: query_start_loc[3]=9, must equal T = 7");
 }
 
 TEST_F(DeepValidation, CatchesDuplicateSlots) {
   upload(f.args.state_indices, {2, -1, 2});
-  ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
-                            "causal_conv1d_fwd (deep validation): state_indices: state_indices[2] and "
-                            "state_indices[0] both name slot 2");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
+      "causal_conv1d_fwd (deep validation): state_indices: state_indices[2] and "
+      "state_indices[0] both name slot 2");
   expect_unchecked_without_deep(f.qsl, {2, -1, 2});
 }
 
 TEST_F(DeepValidation, CatchesSlotsOutOfRange) {
   upload(f.args.state_indices, {2, -1, 9});
-  ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
-                            "causal_conv1d_fwd (deep validation): state_indices: state_indices[2]=9 >= S = 4");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::causal_conv1d_fwd(arena.queue(), f.args); },
+      "causal_conv1d_fwd (deep validation): state_indices: state_indices[2]=9 >= S = 4");
 }
 
 TEST_F(DeepValidation, CatchesDuplicateSlotsInUpdate) {
   upload(u.args.state_indices, {3, -1, 3});
-  ops_test::expect_rejected(arena, [&] { vt::ops::causal_conv1d_update(arena.queue(), u.args); },
-                            "causal_conv1d_update (deep validation): state_indices: state_indices[2] and "
-                            "state_indices[0] both name slot 3");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::causal_conv1d_update(arena.queue(), u.args); },
+      "causal_conv1d_update (deep validation): state_indices: state_indices[2] and "
+      "state_indices[0] both name slot 3");
 }
 
 }  // namespace

@@ -48,7 +48,8 @@ struct PostConv {
 class PostConvValidation : public ::testing::Test {
  protected:
   void expect(const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::gdn_post_conv(arena.queue(), p.args); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::gdn_post_conv(arena.queue(), p.args); }, message);
   }
   void expect_accepted() {
     EXPECT_NO_THROW(vt::ops::validate(p.args, arena.device()));
@@ -220,9 +221,11 @@ TEST_F(PostConvValidation, SplitOutputsOverlapConvOutOrEachOther) {
   p.args.k_out = arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hk, PostConv::Dk}, {16, 8, 1}, free_bytes + 2);
   expect("gdn_post_conv: q_out: overlaps k_out in memory");
   p.args.k_out = arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hk, PostConv::Dk}, {16, 8, 1}, free_bytes + 160);
-  p.args.v_out = arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hv, PostConv::Dv}, {64, 16, 1}, free_bytes + 318);
+  p.args.v_out =
+      arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hv, PostConv::Dv}, {64, 16, 1}, free_bytes + 318);
   expect("gdn_post_conv: k_out: overlaps v_out in memory");
-  p.args.v_out = arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hv, PostConv::Dv}, {64, 16, 1}, free_bytes + 320);
+  p.args.v_out =
+      arena.alias(big, DType::bf16, {PostConv::T, PostConv::Hv, PostConv::Dv}, {64, 16, 1}, free_bytes + 320);
   expect_accepted();  // all four adjacent in one buffer
 }
 
@@ -264,8 +267,9 @@ TEST_F(PostConvValidation, HugeBroadcastHeadCountIsRejectedWithoutOverflow) {
   const vt::ops::GdnSplit split{arena.tensor(DType::bf16, {1, PostConv::C}), q,
                                 arena.strided(DType::bf16, {1, int64_t{1} << 59, 8}, {0, 0, 1}),
                                 arena.tensor(DType::bf16, {1, 0, 16})};
-  ops_test::expect_rejected(arena, [&] { vt::ops::gdn_split(arena.queue(), split); },
-                            "gdn_split: q_out: stride 0 of dim 1 is below the inner span 8 (rows would overlap)");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::gdn_split(arena.queue(), split); },
+      "gdn_split: q_out: stride 0 of dim 1 is below the inner span 8 (rows would overlap)");
 }
 
 TEST_F(PostConvValidation, EpsMustBeFiniteAndNonNegative) {
@@ -295,12 +299,12 @@ TEST_F(PostConvValidation, SplitAcceptsAndRejectsUnderItsOwnName) {
   }
   vt::ops::GdnSplit bad = split;
   bad.v_out = arena.tensor(DType::bf16, {PostConv::T, 3, PostConv::Dv});
-  ops_test::expect_rejected(arena, [&] { vt::ops::gdn_split(arena.queue(), bad); },
-                            "gdn_split: v_out: Hv=3 is not a multiple of Hk=2");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::gdn_split(arena.queue(), bad); }, "gdn_split: v_out: Hv=3 is not a multiple of Hk=2");
   bad = split;
   bad.k_out = bad.q_out;
-  ops_test::expect_rejected(arena, [&] { vt::ops::gdn_split(arena.queue(), bad); },
-                            "gdn_split: q_out: overlaps k_out in memory");
+  ops_test::expect_rejected(
+      arena, [&] { vt::ops::gdn_split(arena.queue(), bad); }, "gdn_split: q_out: overlaps k_out in memory");
 }
 
 TEST_F(PostConvValidation, GatingAcceptsAndRejectsUnderItsOwnName) {
@@ -312,7 +316,8 @@ TEST_F(PostConvValidation, GatingAcceptsAndRejectsUnderItsOwnName) {
     EXPECT_NO_THROW(vt::ops::gdn_gating(arena.queue(), gating));
   }
   auto expect = [&](const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::gdn_gating(arena.queue(), gating); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::gdn_gating(arena.queue(), gating); }, message);
   };
   gating.a = arena.tensor(DType::i32, {PostConv::T, PostConv::Hv});
   expect("gdn_gating: a: dtype i32 not accepted (expected f32, f16, bf16)");
@@ -328,7 +333,8 @@ TEST_F(PostConvValidation, GatingAcceptsAndRejectsUnderItsOwnName) {
 class L2NormValidation : public ::testing::Test {
  protected:
   void expect(const std::string& message) {
-    ops_test::expect_rejected(arena, [&] { vt::ops::l2norm(arena.queue(), args); }, message);
+    ops_test::expect_rejected(
+        arena, [&] { vt::ops::l2norm(arena.queue(), args); }, message);
   }
   Arena arena;
   vt::ops::L2Norm args{arena.tensor(DType::bf16, {6, 32}), arena.tensor(DType::f32, {6, 32})};
@@ -387,7 +393,8 @@ TEST_F(L2NormValidation, EpsMustBeFiniteAndNonNegative) {
   args.eps = -1e-6f;
   expect("l2norm: eps: -0.000001 must be finite and >= 0");
   args.eps = -std::numeric_limits<float>::quiet_NaN();
-  ops_test::expect_rejected_with(arena, [&] { vt::ops::l2norm(arena.queue(), args); }, "nan must be finite and >= 0");
+  ops_test::expect_rejected_with(
+      arena, [&] { vt::ops::l2norm(arena.queue(), args); }, "nan must be finite and >= 0");
 }
 
 TEST_F(L2NormValidation, OutOnAnotherDevice) {

@@ -81,8 +81,8 @@ vt::TensorView Arena::tensor(vt::DType t, std::initializer_list<int64_t> shape) 
 
 vt::TensorView Arena::tensor_on(const vt::Device& on, vt::DType t, std::initializer_list<int64_t> shape) {
   const std::vector<int64_t> st = row_major_strides(shape);
-  const uint64_t bytes = static_cast<uint64_t>(st.empty() ? 1 : st[0] * std::max<int64_t>(shape.begin()[0], 1)) *
-                         vt::dtype_size(t);
+  const uint64_t bytes =
+      static_cast<uint64_t>(st.empty() ? 1 : st[0] * std::max<int64_t>(shape.begin()[0], 1)) * vt::dtype_size(t);
   return vt::TensorView::contiguous(add(on, bytes), t, shape);
 }
 

@@ -44,7 +44,7 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
                                        {"VT_CONV_REG", 0, kFwd | kUpdate},
                                        {"VT_CONV_CHANNEL_TILE", 1, kFwd},
                                        {"VT_CONV_CHANNEL_TILE", 2, kFwd},
-                                       {"VT_CONV_STAGE_X", 1, kFwd},  // wherever the device can
+                                       {"VT_CONV_STAGE_X", 1, kFwd},       // wherever the device can
                                        {"VT_CONV_ONE_SEQUENCE", 0, kFwd},  // one sequence by the general kernel
                                        // CUDA's guided programs, in the staged ring only (fwd_guided).
                                        {"VT_CONV_GUIDED", 0, kFwd, "VT_CONV_STAGE_X", 1},  // the mapping's programs
@@ -110,9 +110,8 @@ ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vecto
                    const std::string& device_name, uint64_t base) {
   Knobs knobs;
   for (const Arm& other : all)
-    if (other.provider != arm.provider &&
-        std::find(knobs.disable_providers.begin(), knobs.disable_providers.end(), other.provider) ==
-            knobs.disable_providers.end())
+    if (other.provider != arm.provider && std::find(knobs.disable_providers.begin(), knobs.disable_providers.end(),
+                                                    other.provider) == knobs.disable_providers.end())
       knobs.disable_providers.push_back(other.provider);
   if (arm.variant) knobs.ints[arm.variant->knob] = arm.variant->value;
   if (arm.variant && arm.variant->with) knobs.ints[arm.variant->with] = arm.variant->with_value;
@@ -124,10 +123,12 @@ ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vecto
     auto c = spec->make(opcheck::case_seed(base, spec->name));
     try {
       DeviceRun run = run_on_device(*c, device);
-      EXPECT_EQ(run.provider, arm.provider) << spec->name << ": forcing arm '" << arm.label() << "' ran another provider";
+      EXPECT_EQ(run.provider, arm.provider)
+          << spec->name << ": forcing arm '" << arm.label() << "' ran another provider";
       results.push_back(std::move(run.images));
     } catch (const Error& e) {
-      if (e.code() != Status::unsupported && e.code() != Status::not_found) ADD_FAILURE() << spec->name << ": " << e.what();
+      if (e.code() != Status::unsupported && e.code() != Status::not_found)
+        ADD_FAILURE() << spec->name << ": " << e.what();
       results.push_back(std::nullopt);  // this arm does not serve the case
     }
   }
@@ -167,7 +168,8 @@ TEST_P(ParityArms, AgreeBytewise) {
   const uint64_t base = base_seed();
   std::vector<ArmResults> results;
   for (const Arm& arm : arms) results.push_back(run_arm(arm, arms, cases, device_name, base));
-  std::cout << op_name(op) << " on " << device_name << ": " << arms.size() << " arms over " << cases.size() << " cases:";
+  std::cout << op_name(op) << " on " << device_name << ": " << arms.size() << " arms over " << cases.size()
+            << " cases:";
   for (size_t a = 0; a < arms.size(); ++a)
     std::cout << " [" << arms[a].label() << ": "
               << std::count_if(results[a].begin(), results[a].end(), [](const auto& r) { return r.has_value(); })

@@ -41,7 +41,9 @@ TEST_P(ParityBackend, Runs) {
   }
 }
 
-std::string backend_name(const testing::TestParamInfo<BackendState>& info) { return test_name_part(info.param.backend); }
+std::string backend_name(const testing::TestParamInfo<BackendState>& info) {
+  return test_name_part(info.param.backend);
+}
 
 INSTANTIATE_TEST_SUITE_P(Backends, ParityBackend, testing::ValuesIn(backend_states()), backend_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ParityBackend);

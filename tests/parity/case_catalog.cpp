@@ -253,10 +253,10 @@ void conv_fwd_cases(Catalog& c) {
     p.x_row_extra = 14;
     p.out_row_extra = 6;
   });
-  one_seq("_chunk8", {1700}, [](ConvFwdParams& p) { p.channels = 1032; });  // 5 channel blocks: 8-token programs
+  one_seq("_chunk8", {1700}, [](ConvFwdParams& p) { p.channels = 1032; });        // 5 channel blocks: 8-token programs
   one_seq("_bf16_state", {10}, [](ConvFwdParams& p) { p.state = DType::bf16; });  // the general kernel
   one_seq("_state_swc", {10}, [](ConvFwdParams& p) { p.transposed_state = true; });  // the general kernel
-  one_seq("_f32_weights", {10}, [](ConvFwdParams& p) { p.weight = DType::f32; });  // the general kernel
+  one_seq("_f32_weights", {10}, [](ConvFwdParams& p) { p.weight = DType::f32; });    // the general kernel
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
     p.channels = 200;
     p.x = p.weight = p.out = DType::bf16;
@@ -272,10 +272,11 @@ void conv_update_cases(Catalog& c) {
       p.tokens = k % 2 ? 0 : 2;
     });
   for_each_conv_dtypes([&](DType x, DType w, DType o, DType s) {
-    c.add<ConvUpdateParams>("upd_x" + tag(x) + "_w" + tag(w) + "_out" + tag(o) + "_state" + tag(s), [=](ConvUpdateParams& p) {
-      p.x = x, p.weight = w, p.out = o, p.state = s;
-      p.tokens = 2;
-    });
+    c.add<ConvUpdateParams>("upd_x" + tag(x) + "_w" + tag(w) + "_out" + tag(o) + "_state" + tag(s),
+                            [=](ConvUpdateParams& p) {
+                              p.x = x, p.weight = w, p.out = o, p.state = s;
+                              p.tokens = 2;
+                            });
   });
   c.add<ConvUpdateParams>("upd_bc", [](ConvUpdateParams& p) { p.tokens = 0; });
   c.add<ConvUpdateParams>("upd_blc", [](ConvUpdateParams& p) { p.tokens = 4; });
@@ -378,9 +379,8 @@ void post_conv_cases(Catalog& c) {
   for (DType in : kActivations)
     for (DType gate : f32_or(in))
       for (DType out : f32_or(in)) {
-        c.add<PostConvParams>("post_in" + tag(in) + "_gate" + tag(gate) + "_out" + tag(out), [=](PostConvParams& p) {
-          p.in = in, p.gate = gate, p.out = out;
-        });
+        c.add<PostConvParams>("post_in" + tag(in) + "_gate" + tag(gate) + "_out" + tag(out),
+                              [=](PostConvParams& p) { p.in = in, p.gate = gate, p.out = out; });
       }
   c.add<PostConvParams>("post_no_l2norm", [](PostConvParams& p) { p.l2norm = false; });
   c.add<PostConvParams>("post_no_l2norm_bf16", [](PostConvParams& p) {
@@ -446,7 +446,8 @@ void post_conv_cases(Catalog& c) {
 void l2norm_cases(Catalog& c) {
   for (DType in : kActivations)
     for (DType out : f32_or(in)) {
-      c.add<L2NormParams>("l2n_rank2_in" + tag(in) + "_out" + tag(out), [=](L2NormParams& p) { p.in = in, p.out = out; });
+      c.add<L2NormParams>("l2n_rank2_in" + tag(in) + "_out" + tag(out),
+                          [=](L2NormParams& p) { p.in = in, p.out = out; });
     }
   c.add<L2NormParams>("l2n_rank3", [](L2NormParams& p) {
     p.rows = 4;
@@ -475,8 +476,7 @@ void l2norm_cases(Catalog& c) {
 }
 
 void gating_cases(Catalog& c) {
-  for (DType gate : kActivations)
-    c.add<GatingParams>("gate_" + tag(gate), [gate](GatingParams& p) { p.gate = gate; });
+  for (DType gate : kActivations) c.add<GatingParams>("gate_" + tag(gate), [gate](GatingParams& p) { p.gate = gate; });
   c.add<GatingParams>("gate_softplus_threshold", [](GatingParams& p) { p.softplus_threshold = true; });
   c.add<GatingParams>("gate_row_view_bf16", [](GatingParams& p) {
     p.row_extra = 6;
@@ -520,8 +520,8 @@ CaseSelection representative_cases() {
   static constexpr const char* kPatterns[] = {
       // causal_conv1d_fwd
       "fwd_k4", "fwd_k7", "fwd_xf16_wf32_outf16_statef16", "fwd_xbf16_wbf16_outbf16_statebf16", "fwd_empty_seqs",
-      "fwd_padding", "fwd_slot_out_of_range", "fwd_initial_i32", "fwd_stateless", "fwd_stateless_plan", "fwd_plan_chunk*",
-      "fwd_state_swc_bf16", "fwd_row_views", "fwd_nan_inf_silu",
+      "fwd_padding", "fwd_slot_out_of_range", "fwd_initial_i32", "fwd_stateless", "fwd_stateless_plan",
+      "fwd_plan_chunk*", "fwd_state_swc_bf16", "fwd_row_views", "fwd_nan_inf_silu",
       // causal_conv1d_update
       "upd_k3", "upd_k8", "upd_xbf16_wbf16_outbf16_statebf16", "upd_blc", "upd_in_place_bc", "upd_in_place_blc_bf16",
       "upd_no_indices", "upd_padding", "upd_all_padding", "upd_state_swc", "upd_row_view", "upd_no_host_indices",

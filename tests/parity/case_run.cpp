@@ -9,9 +9,7 @@
 
 namespace vt::parity {
 
-uint64_t base_seed() {
-  return static_cast<uint64_t>(testing::UnitTest::GetInstance()->random_seed());
-}
+uint64_t base_seed() { return static_cast<uint64_t>(testing::UnitTest::GetInstance()->random_seed()); }
 
 std::string replay_hint(const CaseSpec& spec, uint64_t base, uint64_t seed) {
   char s[32];

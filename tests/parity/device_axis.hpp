@@ -18,8 +18,8 @@ std::vector<std::string> device_names();  // "<backend>:<index>" of every loaded
 
 struct BackendState {
   std::string backend;
-  bool runs = false;    // loaded with at least one device
-  std::string reason;   // why it does not run
+  bool runs = false;   // loaded with at least one device
+  std::string reason;  // why it does not run
 };
 std::vector<BackendState> backend_states();
 // gtest prints a BackendState parameter by its name (found by argument-dependent lookup;

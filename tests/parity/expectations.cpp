@@ -24,7 +24,8 @@ BackendExpectation expectation_for(const Device& device) {
 }
 
 std::string check_provider(const BackendExpectation& e, vt_op_id op, std::string_view provider) {
-  const std::string where = e.backend + " " + std::string(op_name(op)) + ": provider '" + std::string(provider) + "' ran";
+  const std::string where =
+      e.backend + " " + std::string(op_name(op)) + ": provider '" + std::string(provider) + "' ran";
   for (const auto& [listed, name] : e.providers)
     if (listed == op) return provider == name ? "" : where + ", the expectation table wants '" + name + "'";
   if (provider.find("reference") != std::string_view::npos)

@@ -81,7 +81,7 @@ void capture_and_replay(const CaseSpec& spec, const Device& device, const Backen
       SCOPED_TRACE("replay " + std::to_string(r) + " of " + std::to_string(kReplays) + ", contents from seed " +
                    seed_text(contents));
       if (r > 0) c->refill_from(*spec.make(contents));  // new inputs and state, same buffers
-      c->reset(queue);  // inputs, state and poisoned outputs into the captured buffers
+      c->reset(queue);                                  // inputs, state and poisoned outputs into the captured buffers
       queue.launch(graph);
       const opcheck::Images replayed = c->download(queue);
 
@@ -96,7 +96,8 @@ void capture_and_replay(const CaseSpec& spec, const Device& device, const Backen
       EXPECT_EQ(judge(*c, replayed, provider, expect), "") << "replay against the reference";
     }
   } catch (const Error& e) {
-    ADD_FAILURE() << op_name(spec.op) << " on " << device.name() << ", replaying the captured graph threw: " << e.what();
+    ADD_FAILURE() << op_name(spec.op) << " on " << device.name()
+                  << ", replaying the captured graph threw: " << e.what();
   }
 }
 

@@ -41,7 +41,8 @@ class ParityQueues : public testing::TestWithParam<std::string> {
     if (!device_.properties().second_queue)
       GTEST_SKIP() << device_.name() << " does not advertise a second compute queue (DeviceProperties::second_queue)";
     const CaseSelection selection = representative_cases();
-    ASSERT_TRUE(selection.missing.empty()) << "the case selection is stale (ParityCaseSelection.CoversEveryOp says how)";
+    ASSERT_TRUE(selection.missing.empty())
+        << "the case selection is stale (ParityCaseSelection.CoversEveryOp says how)";
     expect_ = expectation_for(device_);
   }
   Device device_;
@@ -195,7 +196,8 @@ std::string run_all(const Device& device, const std::vector<const CaseSpec*>& ca
     for (size_t i = 0; i < cs.size(); ++i) {
       const std::string problem = judge(*cs[i], cs[i]->download(queue), providers[i], expect);
       if (!problem.empty())
-        failures += replay_hint(*cases[i], base, cs[i]->seed()) + "\n  shape: " + cs[i]->shape() + "\n" + problem + "\n";
+        failures +=
+            replay_hint(*cases[i], base, cs[i]->seed()) + "\n  shape: " + cs[i]->shape() + "\n" + problem + "\n";
     }
   } catch (const std::exception& e) {
     failures += std::string("threw: ") + e.what() + "\n";

@@ -390,9 +390,9 @@ TEST(ReferenceConvProperties, InPlaceUpdateEqualsOutOfPlace) {
     HostTensor state_in_place = state;
     const HostTensor idx = ints({1, 2, 0});
     ASSERT_EQ(causal_conv1d_update(update_args(x, weight, {}, out, state, idx, VT_ACTIVATION_SILU)), VT_OK);
-    ASSERT_EQ(causal_conv1d_update(
-                  update_args(x_in_place, weight, {}, x_in_place, state_in_place, idx, VT_ACTIVATION_SILU)),
-              VT_OK);
+    ASSERT_EQ(
+        causal_conv1d_update(update_args(x_in_place, weight, {}, x_in_place, state_in_place, idx, VT_ACTIVATION_SILU)),
+        VT_OK);
     EXPECT_EQ(x_in_place.bytes(), out.bytes());
     EXPECT_EQ(state_in_place.bytes(), state.bytes());
   }

@@ -59,13 +59,19 @@ class HostTensor {
   operator vt_tensor() const { return raw(); }
 
   template <class... I>
-  float get(I... idx) const { return load_float(raw(), idx...); }
+  float get(I... idx) const {
+    return load_float(raw(), idx...);
+  }
   // The element's value as f32 bits; widening is exact and injective, so equal bits here
   // mean equal stored bits for every float dtype.
   template <class... I>
-  uint32_t bits(I... idx) const { return std::bit_cast<uint32_t>(get(idx...)); }
+  uint32_t bits(I... idx) const {
+    return std::bit_cast<uint32_t>(get(idx...));
+  }
   template <class... I>
-  void set(float v, I... idx) { store_float(raw(), v, idx...); }
+  void set(float v, I... idx) {
+    store_float(raw(), v, idx...);
+  }
   template <class... I>
   void set_int(int32_t v, I... idx) {
     char* p = element(raw(), idx...);

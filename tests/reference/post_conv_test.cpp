@@ -86,7 +86,7 @@ TEST(ReferenceL2Norm, HeadsLayoutAndNarrowOutput) {
   ASSERT_EQ(l2norm(l2norm_args(x, out, 0.0f)), VT_OK);
   for (int t = 0; t < 2; ++t)
     for (int h = 0; h < 2; ++h) {
-      EXPECT_EQ(out.get(t, h, 0), 0.6015625f) << t << h;  // bf16 nearest to 0.6
+      EXPECT_EQ(out.get(t, h, 0), 0.6015625f) << t << h;   // bf16 nearest to 0.6
       EXPECT_EQ(out.get(t, h, 1), 0.80078125f) << t << h;  // bf16 nearest to 0.8
     }
 }

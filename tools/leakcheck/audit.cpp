@@ -13,8 +13,7 @@ namespace vt::leakcheck {
 namespace {
 
 bool under(const std::string& file, const std::string& dir) {
-  return file == dir ||
-         (file.size() > dir.size() && file.compare(0, dir.size(), dir) == 0 && file[dir.size()] == '/');
+  return file == dir || (file.size() > dir.size() && file.compare(0, dir.size(), dir) == 0 && file[dir.size()] == '/');
 }
 
 bool excluded(const std::string& rel, const Config& config) {
@@ -68,8 +67,7 @@ void apply_markers(const std::string& file, const std::vector<Marker>& markers, 
     }
     Exemption e{file, m.line, m.bucket, m.reason, 0};
     for (TreeHit& h : hits) {
-      if (h.status == HitStatus::counted && h.bucket == m.bucket &&
-          (h.line == m.line || h.line == m.line + 1)) {
+      if (h.status == HitStatus::counted && h.bucket == m.bucket && (h.line == m.line || h.line == m.line + 1)) {
         h.status = HitStatus::exempt;
         ++e.hits;
       }
@@ -121,8 +119,7 @@ Audit run_audit(const fs::path& root, const Config& config, const Baseline& base
     const FileScan scan = scan_source(read_text(root / file), config);
     ++audit.files_scanned;
     std::vector<TreeHit> hits;
-    for (const Hit& h : scan.hits)
-      hits.push_back(TreeHit{file, h.line, h.bucket, h.text, HitStatus::counted});
+    for (const Hit& h : scan.hits) hits.push_back(TreeHit{file, h.line, h.bucket, h.text, HitStatus::counted});
     apply_markers(file, scan.markers, hits, audit);
     audit.hits.insert(audit.hits.end(), hits.begin(), hits.end());
   }

@@ -30,8 +30,7 @@ Baseline load_baseline(const Config& config) {
     const auto fail = [&](const std::string& message) {
       throw UsageError(config.baseline.string() + ":" + std::to_string(line) + ": " + message);
     };
-    if (!config.has_bucket(bucket))
-      fail("bucket '" + bucket + "' is not declared in " + config.file.string());
+    if (!config.has_bucket(bucket)) fail("bucket '" + bucket + "' is not declared in " + config.file.string());
     if (b.counts.count(bucket) != 0) fail("bucket '" + bucket + "' listed twice");
     const std::string_view count = f.next();
     int n = -1;

@@ -39,8 +39,7 @@ struct Options {
 Options parse_options(const std::vector<std::string>& args) {
   Options o;
   const auto set_format = [&](Format f, const std::string& arg) {
-    if (o.format && *o.format != f)
-      throw UsageError("choose one of --report, --list, --json (got " + arg + " too)");
+    if (o.format && *o.format != f) throw UsageError("choose one of --report, --list, --json (got " + arg + " too)");
     o.format = f;
   };
   for (size_t i = 0; i < args.size(); ++i) {

@@ -81,8 +81,7 @@ class Parser {
     if (f.done()) fail("expected at least one extension");
     while (!f.done()) {
       const std::string_view ext = f.next();
-      if (ext.size() < 2 || ext.front() != '.')
-        fail("extension '" + std::string(ext) + "' must look like .cpp");
+      if (ext.size() < 2 || ext.front() != '.') fail("extension '" + std::string(ext) + "' must look like .cpp");
       config_.extensions.emplace_back(ext);
     }
   }
@@ -97,8 +96,8 @@ class Parser {
 
   std::string bucket_name(std::string_view name) const {
     const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-             c == '_' || c == '-';
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+             c == '-';
     });
     if (!ok) fail("bad bucket name '" + std::string(name) + "' (letters, digits, '.', '_', '-')");
     return std::string(name);
@@ -170,9 +169,7 @@ bool Config::has_bucket(std::string_view name) const {
   return std::any_of(buckets.begin(), buckets.end(), [&](const Bucket& b) { return b.name == name; });
 }
 
-Config parse_config(std::string_view text, const std::filesystem::path& file) {
-  return Parser(file).parse(text);
-}
+Config parse_config(std::string_view text, const std::filesystem::path& file) { return Parser(file).parse(text); }
 
 Config load_config(const std::filesystem::path& file) { return parse_config(read_text(file), file); }
 

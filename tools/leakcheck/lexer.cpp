@@ -58,12 +58,9 @@ Spliced splice(std::string_view raw) {
 }
 
 bool is_encoding_prefix(std::string_view w) { return w == "u8" || w == "u" || w == "U" || w == "L"; }
-bool is_raw_prefix(std::string_view w) {
-  return w == "R" || w == "u8R" || w == "uR" || w == "UR" || w == "LR";
-}
+bool is_raw_prefix(std::string_view w) { return w == "R" || w == "u8R" || w == "uR" || w == "UR" || w == "LR"; }
 bool is_raw_delimiter_char(char c) {
-  return c != ' ' && c != '(' && c != ')' && c != '\\' && c != '\t' && c != '\v' && c != '\f' && c != '\r' &&
-         c != '\n';
+  return c != ' ' && c != '(' && c != ')' && c != '\\' && c != '\t' && c != '\v' && c != '\f' && c != '\r' && c != '\n';
 }
 
 class Lexer {
@@ -242,8 +239,7 @@ class Lexer {
     const size_t content_end = close == std::string_view::npos ? raw_.size() : close;
     std::string content(raw_.substr(p + 1, content_end - p - 1));
     const size_t after = close == std::string_view::npos ? raw_.size() : close + closing.size();
-    pos_ = static_cast<size_t>(std::lower_bound(src_.offset.begin(), src_.offset.end(), after) -
-                               src_.offset.begin());
+    pos_ = static_cast<size_t>(std::lower_bound(src_.offset.begin(), src_.offset.end(), after) - src_.offset.begin());
     skip_suffix();
     emit(TokenKind::string, std::move(content), start);
   }

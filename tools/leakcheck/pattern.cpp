@@ -12,13 +12,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_char(char c) { return is_upper(c) || is_lower(c) || is_digit(c) || c == '_'; }
 bool is_word_char(char c) { return is_upper(c) || is_lower(c) || is_digit(c); }
 
-char fold(char c, bool ignore_case) {
-  return ignore_case && is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
-}
+char fold(char c, bool ignore_case) { return ignore_case && is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return fold(x, true) == fold(y, true); });
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return fold(x, true) == fold(y, true); });
 }
 
 // Parses the class starting at pattern[open] == '['. Returns the index after its ']', or npos
@@ -70,9 +68,7 @@ bool match_one(std::string_view pattern, size_t p, char c, bool ignore_case, siz
   return fold(pattern[p], ignore_case) == fold(c, ignore_case);
 }
 
-bool all_name_chars(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_name_char);
-}
+bool all_name_chars(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), is_name_char); }
 
 // True when a word of `identifier` starts at `at`, or `at` is its end or a separator.
 bool word_boundary(std::string_view identifier, size_t at) {
@@ -153,8 +149,7 @@ std::optional<std::string> glob_error(std::string_view pattern) {
 
 std::optional<IdentifierPattern> IdentifierPattern::parse(std::string_view text, std::string& error) {
   const std::string t(text);
-  if (text.size() > 2 && text.front() == '*' && text.back() == '*' &&
-      all_name_chars(text.substr(1, text.size() - 2))) {
+  if (text.size() > 2 && text.front() == '*' && text.back() == '*' && all_name_chars(text.substr(1, text.size() - 2))) {
     const std::string word(text.substr(1, text.size() - 2));
     if (split_words(word).size() != 1) {
       error = "'" + t + "': a *word* pattern must be one word (no underscore, case or digit change)";

@@ -78,14 +78,13 @@ std::vector<Problem> problems(const Audit& a) {
   }
   for (const AllowResult& r : a.allowlist) {
     if (r.stale()) {
-      out.push_back({"stale allowlist entry (" + shown_path(a.config, a.root) + ":" +
-                         std::to_string(r.entry.line) + "): " + r.entry.file + " " + r.entry.bucket +
-                         " allows " + std::to_string(r.entry.count) + ", found " + std::to_string(r.found),
+      out.push_back({"stale allowlist entry (" + shown_path(a.config, a.root) + ":" + std::to_string(r.entry.line) +
+                         "): " + r.entry.file + " " + r.entry.bucket + " allows " + std::to_string(r.entry.count) +
+                         ", found " + std::to_string(r.found),
                      {}});
     }
   }
-  for (const BadMarker& m : a.bad_markers)
-    out.push_back({m.file + ":" + std::to_string(m.line) + ": " + m.error, {}});
+  for (const BadMarker& m : a.bad_markers) out.push_back({m.file + ":" + std::to_string(m.line) + ": " + m.error, {}});
   for (const Exemption& e : a.exemptions) {
     if (e.hits == 0) {
       out.push_back({e.file + ":" + std::to_string(e.line) + ": exemption marker for " + e.bucket +
@@ -101,8 +100,8 @@ std::vector<Problem> problems(const Audit& a) {
 void print_report(std::ostream& out, const Audit& a) {
   std::string layers;
   for (const std::string& l : a.layers) layers += (layers.empty() ? "" : ", ") + l;
-  out << "vt-leakcheck: " << a.files_scanned << (a.files_scanned == 1 ? " file" : " files") << " in "
-      << layers << " (config " << shown_path(a.config, a.root) << ")\n\n";
+  out << "vt-leakcheck: " << a.files_scanned << (a.files_scanned == 1 ? " file" : " files") << " in " << layers
+      << " (config " << shown_path(a.config, a.root) << ")\n\n";
   size_t width = 6;
   for (const BucketCount& b : a.buckets) width = std::max(width, b.name.size());
   out << pad("bucket", width) << "  found  baseline\n";
@@ -116,8 +115,7 @@ void print_report(std::ostream& out, const Audit& a) {
   }
   out << "\nexemptions: " << (a.exemptions.empty() ? "none" : std::to_string(a.exemptions.size())) << "\n";
   for (const Exemption& e : a.exemptions) {
-    out << "  " << e.file << ":" << e.line << "  " << e.bucket << "  " << hits(e.hits) << "  " << e.reason
-        << "\n";
+    out << "  " << e.file << ":" << e.line << "  " << e.bucket << "  " << hits(e.hits) << "  " << e.reason << "\n";
   }
   out << "allowlist: " << (a.allowlist.empty() ? "none" : std::to_string(a.allowlist.size())) << "\n";
   for (const AllowResult& r : a.allowlist) {
@@ -147,8 +145,8 @@ void print_list(std::ostream& out, const Audit& a) {
 
 void print_json(std::ostream& out, const Audit& a) {
   out << "{\n  \"root\": " << json_string(a.root.generic_string())
-      << ",\n  \"config\": " << json_string(a.config.generic_string())
-      << ",\n  \"files_scanned\": " << a.files_scanned << ",\n  \"buckets\": [";
+      << ",\n  \"config\": " << json_string(a.config.generic_string()) << ",\n  \"files_scanned\": " << a.files_scanned
+      << ",\n  \"buckets\": [";
   const char* sep = "\n";
   for (const BucketCount& b : a.buckets) {
     out << sep << "    {\"name\": " << json_string(b.name) << ", \"found\": " << b.found
@@ -163,8 +161,8 @@ void print_json(std::ostream& out, const Audit& a) {
   sep = "\n";
   for (const TreeHit& h : a.hits) {
     out << sep << "    {\"file\": " << json_string(h.file) << ", \"line\": " << h.line
-        << ", \"bucket\": " << json_string(h.bucket) << ", \"text\": " << json_string(h.text)
-        << ", \"status\": \"" << status_name(h.status) << "\"}";
+        << ", \"bucket\": " << json_string(h.bucket) << ", \"text\": " << json_string(h.text) << ", \"status\": \""
+        << status_name(h.status) << "\"}";
     sep = ",\n";
   }
   out << (a.hits.empty() ? "" : "\n  ") << "],\n  \"exemptions\": [";
@@ -178,10 +176,9 @@ void print_json(std::ostream& out, const Audit& a) {
   out << (a.exemptions.empty() ? "" : "\n  ") << "],\n  \"allowlist\": [";
   sep = "\n";
   for (const AllowResult& r : a.allowlist) {
-    out << sep << "    {\"file\": " << json_string(r.entry.file)
-        << ", \"bucket\": " << json_string(r.entry.bucket) << ", \"count\": " << r.entry.count
-        << ", \"found\": " << r.found << ", \"reason\": " << json_string(r.entry.reason)
-        << ", \"stale\": " << (r.stale() ? "true" : "false") << "}";
+    out << sep << "    {\"file\": " << json_string(r.entry.file) << ", \"bucket\": " << json_string(r.entry.bucket)
+        << ", \"count\": " << r.entry.count << ", \"found\": " << r.found
+        << ", \"reason\": " << json_string(r.entry.reason) << ", \"stale\": " << (r.stale() ? "true" : "false") << "}";
     sep = ",\n";
   }
   out << (a.allowlist.empty() ? "" : "\n  ") << "],\n  \"problems\": [";
@@ -191,8 +188,7 @@ void print_json(std::ostream& out, const Audit& a) {
     out << sep << "    " << json_string(p.text);
     sep = ",\n";
   }
-  out << (found.empty() ? "" : "\n  ") << "],\n  \"verdict\": \"" << (a.clean() ? "clean" : "fail")
-      << "\"\n}\n";
+  out << (found.empty() ? "" : "\n  ") << "],\n  \"verdict\": \"" << (a.clean() ? "clean" : "fail") << "\"\n}\n";
 }
 
 }  // namespace vt::leakcheck

@@ -11,7 +11,9 @@ const Variant kWithoutFast{"reference", {}, {"fast"}};
 
 // A variant switch of performance.md ("Variants"). Providers without that variant ignore it,
 // so on their devices the row times the default again (vt-bench --device narrows the run).
-Variant switched(std::string name, std::string knob, int64_t value) { return {std::move(name), {{std::move(knob), value}}, {}}; }
+Variant switched(std::string name, std::string knob, int64_t value) {
+  return {std::move(name), {{std::move(knob), value}}, {}};
+}
 
 // Qwen3.5 shapes (ops.md): K = 4, Dk = Dv = 128, Hk = 16, C = 2*Hk*Dk + Hv*Dv.
 int64_t channels_for(int64_t hv) { return 2 * 16 * 128 + hv * 128; }
@@ -115,9 +117,11 @@ std::vector<int32_t> short_sequences(int n, int lo, int hi) {
 
 std::vector<BenchCase> catalogue(bool quick, bool model_values) {
   std::vector<BenchCase> cases;
-  const std::vector<int32_t> prefill_tokens = quick ? std::vector<int32_t>{128, 1024} : std::vector<int32_t>{128, 256, 1024, 8192, 16384, 65536};
+  const std::vector<int32_t> prefill_tokens =
+      quick ? std::vector<int32_t>{128, 1024} : std::vector<int32_t>{128, 256, 1024, 8192, 16384, 65536};
   for (int32_t t : prefill_tokens)
-    cases.push_back(conv_fwd_case("conv_fwd/C8192/T" + std::to_string(t), "causal_conv1d_fwd, one sequence", channels_for(32), {t}, model_values));
+    cases.push_back(conv_fwd_case("conv_fwd/C8192/T" + std::to_string(t), "causal_conv1d_fwd, one sequence",
+                                  channels_for(32), {t}, model_values));
   if (!quick) {
     for (int64_t hv : {16, 48, 64})
       cases.push_back(conv_fwd_case("conv_fwd/C" + std::to_string(channels_for(hv)) + "/T16384",
@@ -134,10 +138,13 @@ std::vector<BenchCase> catalogue(bool quick, bool model_values) {
     const bool f16 = activations == DType::f16;
     cases.push_back(conv_fwd_case(std::string("conv_fwd/") + (f16 ? "f16/" : "") + "C8192/N256xL8-64",
                                   std::string("causal_conv1d_fwd, 256 short sequences") + (f16 ? ", f16" : ""),
-                                  channels_for(32), short_sequences(quick ? 16 : 256, 8, 64), model_values, activations));
+                                  channels_for(32), short_sequences(quick ? 16 : 256, 8, 64), model_values,
+                                  activations));
   }
-  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512}) cases.push_back(update_case(b, model_values));
-  for (int64_t t : quick ? std::vector<int64_t>{128, 1024} : std::vector<int64_t>{128, 1024, 8192, 65536}) cases.push_back(post_conv_case(t, 32));
+  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512})
+    cases.push_back(update_case(b, model_values));
+  for (int64_t t : quick ? std::vector<int64_t>{128, 1024} : std::vector<int64_t>{128, 1024, 8192, 65536})
+    cases.push_back(post_conv_case(t, 32));
   if (!quick) cases.push_back(post_conv_case(8192, 64));
   return cases;
 }

@@ -39,8 +39,9 @@ double median_us_per_call(const Sampling& s, Call&& call, Drain&& drain, int& sa
   using clock = std::chrono::steady_clock;
   std::vector<double> us;
   const auto begin = clock::now();
-  while (us.size() < s.max_samples &&
-         (us.size() < s.min_samples || std::chrono::duration<double>(clock::now() - begin).count() < s.budget_seconds)) {
+  while (
+      us.size() < s.max_samples &&
+      (us.size() < s.min_samples || std::chrono::duration<double>(clock::now() - begin).count() < s.budget_seconds)) {
     const auto t0 = clock::now();
     for (int i = 0; i < s.calls_per_sample; ++i) call();
     const auto t1 = clock::now();
@@ -81,14 +82,16 @@ HostRow time_case(const BenchCase& bc, const Device& whole_device, const Device&
         r.error = "the null provider did not run (" + std::string(ran) + " did)";
         return r;
       }
-      r.validate_dispatch_us = median_us_per_call(kNullSampling, [&] { c->run(q); }, [] {}, r.samples);
+      r.validate_dispatch_us = median_us_per_call(
+          kNullSampling, [&] { c->run(q); }, [] {}, r.samples);
     }
     Queue q = whole_device.create_queue();
     c->bind(q);
     for (int i = 0; i < kWholeSampling.calls_per_sample; ++i) r.provider = std::string(c->run(q));  // warm-up
     q.sync();
     int samples = 0;
-    r.whole_call_us = median_us_per_call(kWholeSampling, [&] { c->run(q); }, [&] { q.sync(); }, samples);
+    r.whole_call_us = median_us_per_call(
+        kWholeSampling, [&] { c->run(q); }, [&] { q.sync(); }, samples);
     r.samples = std::min(r.samples, samples);
   } catch (const Error& e) {
     r.error = e.what();
@@ -139,8 +142,8 @@ std::string host_to_json(const std::vector<HostRow>& rows, const std::string& co
     j += (i ? ",\n    {" : "\n    {");
     j += "\"device\": " + tools::json_string(r.device) + ", \"case\": " + tools::json_string(r.name) +
          ", \"op\": " + tools::json_string(r.op) + ", \"provider\": " + tools::json_string(r.provider) +
-         ", \"validation_dispatch_us\": " + num(r.validate_dispatch_us, 4) + ", \"whole_call_us\": " +
-         num(r.whole_call_us, 4) + ", \"samples\": " + std::to_string(r.samples) +
+         ", \"validation_dispatch_us\": " + num(r.validate_dispatch_us, 4) +
+         ", \"whole_call_us\": " + num(r.whole_call_us, 4) + ", \"samples\": " + std::to_string(r.samples) +
          ", \"error\": " + tools::json_string(r.error) + "}";
   }
   return j + "\n  ]\n}\n";

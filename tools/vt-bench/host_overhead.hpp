@@ -18,11 +18,11 @@ inline constexpr const char* kNullProvider = "vt-bench-null";
 
 struct HostRow {
   std::string device, name, op;
-  std::string provider;              // the default provider the whole call ran on
-  double validate_dispatch_us = 0;   // median per call, through the null provider
-  double whole_call_us = 0;          // median per call, through the default provider
-  int samples = 0;                   // the fewer of the two columns' samples
-  std::string error;                 // non-empty: the row failed
+  std::string provider;             // the default provider the whole call ran on
+  double validate_dispatch_us = 0;  // median per call, through the null provider
+  double whole_call_us = 0;         // median per call, through the default provider
+  int samples = 0;                  // the fewer of the two columns' samples
+  std::string error;                // non-empty: the row failed
 };
 
 // Every case on every device of `base` that `wanted` accepts; `measured` sees each row as soon

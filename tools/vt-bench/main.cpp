@@ -32,10 +32,10 @@ struct Options {
   std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
-  bool host_overhead = false;        // time the host side of each call instead
-  bool model_values = true;          // conv inputs as in a model; false: spread as in parity
-  double check_bytes = 2e9;          // parity against the reference up to this floor size
-  double rotation_bytes = 256e6;     // inputs rotated until their footprint passes this
+  bool host_overhead = false;     // time the host side of each call instead
+  bool model_values = true;       // conv inputs as in a model; false: spread as in parity
+  double check_bytes = 2e9;       // parity against the reference up to this floor size
+  double rotation_bytes = 256e6;  // inputs rotated until their footprint passes this
 };
 
 const char* kUsage =
@@ -81,23 +81,34 @@ bool parse(int argc, char** argv, Options& o) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--device") o.devices.push_back(value());
-    else if (a == "--case") o.cases.push_back(value());
-    else if (a == "--variant") o.variant = value();
-    else if (a == "--quick") o.quick = true;
-    else if (a == "--host-overhead") o.host_overhead = true;
+    if (a == "--device")
+      o.devices.push_back(value());
+    else if (a == "--case")
+      o.cases.push_back(value());
+    else if (a == "--variant")
+      o.variant = value();
+    else if (a == "--quick")
+      o.quick = true;
+    else if (a == "--host-overhead")
+      o.host_overhead = true;
     else if (a == "--values") {
       const std::string v = value();
       if (v != "model" && v != "spread") throw std::invalid_argument("--values takes model or spread, not " + v);
       o.model_values = v == "model";
-    }
-    else if (a == "--json") o.json = value();
-    else if (a == "--csv") o.csv = value();
-    else if (a == "--svg") o.svg = value();
-    else if (a == "--check-bytes") o.check_bytes = byte_count(a, value());
-    else if (a == "--rotation-bytes") o.rotation_bytes = byte_count(a, value());
-    else if (a == "--help" || a == "-h") return false;
-    else throw std::invalid_argument("unknown argument " + a);
+    } else if (a == "--json")
+      o.json = value();
+    else if (a == "--csv")
+      o.csv = value();
+    else if (a == "--svg")
+      o.svg = value();
+    else if (a == "--check-bytes")
+      o.check_bytes = byte_count(a, value());
+    else if (a == "--rotation-bytes")
+      o.rotation_bytes = byte_count(a, value());
+    else if (a == "--help" || a == "-h")
+      return false;
+    else
+      throw std::invalid_argument("unknown argument " + a);
   }
   if (o.host_overhead && (!o.variant.empty() || !o.csv.empty() || !o.svg.empty()))
     throw std::invalid_argument("--variant, --csv and --svg do not apply to --host-overhead");
@@ -194,7 +205,8 @@ vt::bench::Row run_case(const vt::bench::BenchCase& bc, const vt::bench::Variant
 }
 
 // Whether the variant's disabled providers serve this case's op on this device's backend.
-bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v, const vt::Device& d) {
+bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v,
+                        const vt::Device& d) {
   for (const auto& p : rt.registry().providers(bc.op, d.backend()))
     for (const auto& name : v.disable)
       if (p.name == name) return true;
@@ -292,7 +304,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (rows.empty()) {
-    std::fprintf(stderr, "vt-bench: nothing selected: no device, case or variant matched (vt-info lists the devices)\n");
+    std::fprintf(stderr,
+                 "vt-bench: nothing selected: no device, case or variant matched (vt-info lists the devices)\n");
     return 1;
   }
   bool written = write_file(o.json, vt::bench::to_json(rows, command));

@@ -13,7 +13,7 @@ namespace vt::bench {
 struct Timing {
   double median_ms = 0;  // per call
   int samples = 0;
-  bool graph = false;    // replayed from a captured graph
+  bool graph = false;  // replayed from a captured graph
 };
 
 // A large device-to-device copy, bytes read plus written, in GB/s (median of several).

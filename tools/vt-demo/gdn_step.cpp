@@ -37,7 +37,8 @@ std::vector<StepOp> build_step(const StepSizes& sizes, uint64_t seed) {
   fwd.silu = true;
   fwd.plan_chunk = 8;
   ops.push_back({"prefill", opcheck::make_case("prefill_conv", fwd, seed), -1, "", "", false});
-  ops.push_back({"prefill", opcheck::make_case("prefill_post_conv", post_conv(T), seed + 1), 0, "conv_out", "out", false});
+  ops.push_back(
+      {"prefill", opcheck::make_case("prefill_post_conv", post_conv(T), seed + 1), 0, "conv_out", "out", false});
 
   opcheck::ConvUpdateParams upd;
   upd.channels = kChannels;
@@ -49,8 +50,8 @@ std::vector<StepOp> build_step(const StepSizes& sizes, uint64_t seed) {
   upd.bias = false;
   upd.silu = true;
   ops.push_back({"decode", opcheck::make_case("decode_conv", upd, seed + 2), -1, "", "", false});
-  ops.push_back({"decode", opcheck::make_case("decode_post_conv", post_conv(sizes.decode_batch), seed + 3), 2, "conv_out",
-                 "out", false});
+  ops.push_back({"decode", opcheck::make_case("decode_post_conv", post_conv(sizes.decode_batch), seed + 3), 2,
+                 "conv_out", "out", false});
   return ops;
 }
 

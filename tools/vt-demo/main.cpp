@@ -26,8 +26,9 @@ std::vector<std::string> notes(vt::Runtime& rt, const vt::demo::StepSizes& sizes
   std::vector<std::string> n;
   n.push_back("step: prefill of " + std::to_string(sizes.prefill_tokens) + " tokens over 4 sequences, decode of " +
               std::to_string(sizes.decode_batch) + " sequences; C = 8192 (Hk = 16, Hv = 32, Dk = Dv = 128), K = 4");
-  n.push_back("time: median of the device-event-timed calls that fit in about a second (1 to 50, after one untimed "
-              "call); GB/s: floor bytes (each input read once, each output written once) per second");
+  n.push_back(
+      "time: median of the device-event-timed calls that fit in about a second (1 to 50, after one untimed "
+      "call); GB/s: floor bytes (each input read once, each output written once) per second");
   n.push_back("parity: bitwise against the scalar reference on the host (NaN matches NaN)");
   for (const vt::PluginReport& p : rt.plugins())
     if (!p.loaded) n.push_back("skipped backend " + (p.backend.empty() ? p.path : p.backend) + ": " + p.reason);

@@ -28,12 +28,14 @@ Row measure(opcheck::OpCase& c, const std::string& step, const Device& device, Q
     c.bind(queue);
     r.provider = std::string(c.run(queue));  // from the initial images: the parity run, and a warm-up
     const opcheck::Images actual = c.download(queue);
-    const opcheck::Report report = opcheck::compare(c.memory(), c.expected(), actual, {opcheck::Tolerance::Mode::bitwise, 0});
+    const opcheck::Report report =
+        opcheck::compare(c.memory(), c.expected(), actual, {opcheck::Tolerance::Mode::bitwise, 0});
     r.parity = report.summary();
     r.identical = report.passed;
     r.failed = !report.first_structural.empty();
 
-    const std::vector<double> ms = tools::sample_ms(device, queue, [&] { c.run(queue); }, kLimits);
+    const std::vector<double> ms = tools::sample_ms(
+        device, queue, [&] { c.run(queue); }, kLimits);
     r.runs = static_cast<int>(ms.size());
     r.median_ms = tools::median(ms);
     if (r.median_ms > 0) r.gb_per_s = static_cast<double>(r.floor_bytes) / (r.median_ms * 1e-3) / 1e9;

@@ -6,8 +6,8 @@ namespace vt::demo {
 
 struct Options {
   bool json = false;
-  bool quick = false;     // smaller shapes
-  std::string device;     // a device ("x:0") or a backend name; empty: every loaded device
+  bool quick = false;  // smaller shapes
+  std::string device;  // a device ("x:0") or a backend name; empty: every loaded device
   bool help = false;
 };
 

@@ -19,7 +19,8 @@ std::string fixed(double v, int decimals) {
 }  // namespace
 
 void print_table(const std::vector<Row>& rows, const std::vector<std::string>& notes) {
-  const std::vector<std::string> head = {"device", "step", "op", "provider", "shape", "time (ms)", "runs", "GB/s", "parity"};
+  const std::vector<std::string> head = {"device",    "step", "op",   "provider", "shape",
+                                         "time (ms)", "runs", "GB/s", "parity"};
   std::vector<std::vector<std::string>> cells;
   for (const Row& r : rows)
     cells.push_back({r.device, r.step, r.op, r.provider.empty() ? "-" : r.provider, r.shape,
@@ -48,12 +49,13 @@ void print_json(const std::vector<Row>& rows, const std::vector<std::string>& no
   std::printf("{\n  \"results\": [");
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    std::printf("%s\n    {\"device\": %s, \"step\": %s, \"op\": %s, \"provider\": %s, \"shape\": %s, \"median_ms\": %.6f, "
-                "\"runs\": %d, \"floor_bytes\": %llu, \"gb_per_s\": %.3f, \"parity\": %s, \"identical\": %s, \"failed\": %s}",
-                i ? "," : "", json_string(r.device).c_str(), json_string(r.step).c_str(), json_string(r.op).c_str(),
-                json_string(r.provider).c_str(), json_string(r.shape).c_str(), r.median_ms, r.runs,
-                static_cast<unsigned long long>(r.floor_bytes), r.gb_per_s, json_string(r.parity).c_str(),
-                r.identical ? "true" : "false", r.failed ? "true" : "false");
+    std::printf(
+        "%s\n    {\"device\": %s, \"step\": %s, \"op\": %s, \"provider\": %s, \"shape\": %s, \"median_ms\": %.6f, "
+        "\"runs\": %d, \"floor_bytes\": %llu, \"gb_per_s\": %.3f, \"parity\": %s, \"identical\": %s, \"failed\": %s}",
+        i ? "," : "", json_string(r.device).c_str(), json_string(r.step).c_str(), json_string(r.op).c_str(),
+        json_string(r.provider).c_str(), json_string(r.shape).c_str(), r.median_ms, r.runs,
+        static_cast<unsigned long long>(r.floor_bytes), r.gb_per_s, json_string(r.parity).c_str(),
+        r.identical ? "true" : "false", r.failed ? "true" : "false");
   }
   std::printf("\n  ],\n  \"notes\": [");
   for (size_t i = 0; i < notes.size(); ++i) std::printf("%s\n    %s", i ? "," : "", json_string(notes[i]).c_str());

@@ -31,7 +31,8 @@ std::string caps_text(const vt::DeviceProperties& p) {
 
 void print_text(vt::Runtime& rt, const std::string& load_error) {
   std::printf("vt-info\n\nplugin search path:\n");
-  if (rt.knobs().plugins) std::printf("  (VT_PLUGINS set: only the listed files)\n");
+  if (rt.knobs().plugins)
+    std::printf("  (VT_PLUGINS set: only the listed files)\n");
   else
     for (const auto& d : rt.search_path()) std::printf("  %s\n", d.c_str());
 
@@ -67,7 +68,8 @@ void print_text(vt::Runtime& rt, const std::string& load_error) {
       any = true;
       std::string line;
       for (const auto& p : list)
-        line += (line.empty() ? "" : " > ") + p.name + " (" + std::to_string(p.priority) + (p.disabled ? ", disabled" : "") + ")";
+        line += (line.empty() ? "" : " > ") + p.name + " (" + std::to_string(p.priority) +
+                (p.disabled ? ", disabled" : "") + ")";
       std::printf("    %-10s %s\n", backend.c_str(), line.c_str());
       for (const auto& d : rt.devices(backend)) {
         std::string chain;
@@ -108,9 +110,10 @@ void print_json(vt::Runtime& rt, const std::string& load_error) {
     j += first ? "\n" : ",\n";
     first = false;
     j += "    {\"name\": " + json_string(d.name()) + ", \"backend\": " + json_string(d.backend()) +
-         ", \"model\": " + json_string(p.name) + ", \"arch\": " + json_string(p.arch) +
-         ", \"compute_version\": " + json_string(std::to_string(p.compute_major) + "." + std::to_string(p.compute_minor)) +
-         ", \"compute_units\": " + std::to_string(p.compute_units) + ", \"subgroup_size\": " + std::to_string(p.subgroup_size) +
+         ", \"model\": " + json_string(p.name) + ", \"arch\": " + json_string(p.arch) + ", \"compute_version\": " +
+         json_string(std::to_string(p.compute_major) + "." + std::to_string(p.compute_minor)) +
+         ", \"compute_units\": " + std::to_string(p.compute_units) +
+         ", \"subgroup_size\": " + std::to_string(p.subgroup_size) +
          ", \"memory_bytes\": " + std::to_string(p.memory_bytes) +
          ", \"shared_memory_bytes\": " + std::to_string(p.shared_memory_bytes) +
          ", \"unified_memory\": " + (p.unified_memory ? "true" : "false") +
@@ -133,7 +136,8 @@ void print_json(vt::Runtime& rt, const std::string& load_error) {
       bool first_p = true;
       for (const auto& p : rt.registry().providers(op, backend)) {
         j += (first_p ? "" : ", ") + std::string("{\"name\": ") + json_string(p.name) +
-             ", \"priority\": " + std::to_string(p.priority) + ", \"disabled\": " + (p.disabled ? "true" : "false") + "}";
+             ", \"priority\": " + std::to_string(p.priority) + ", \"disabled\": " + (p.disabled ? "true" : "false") +
+             "}";
         first_p = false;
       }
       j += "]";
@@ -152,8 +156,9 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--json") == 0) {
       json = true;
     } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::printf("usage: vt-info [--json]\n\nShows the plugins found (loaded or skipped, with the reason), the devices\n"
-                  "and their properties, and each op's providers per backend in selection order.\n\nknobs:\n");
+      std::printf(
+          "usage: vt-info [--json]\n\nShows the plugins found (loaded or skipped, with the reason), the devices\n"
+          "and their properties, and each op's providers per backend in selection order.\n\nknobs:\n");
       for (const auto& k : vt::Knobs::specs()) std::printf("  %-28s %-24s %s\n", k.name, k.accepted, k.meaning);
       return 0;
     } else {
@@ -168,7 +173,9 @@ int main(int argc, char** argv) {
   } catch (const vt::Error& e) {
     load_error = e.what();
   }
-  if (json) print_json(rt, load_error);
-  else print_text(rt, load_error);
+  if (json)
+    print_json(rt, load_error);
+  else
+    print_text(rt, load_error);
   return load_error.empty() ? 0 : 1;
 }

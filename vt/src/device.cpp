@@ -24,8 +24,8 @@ void check_range(const detail::DeviceRecord& d, const char* what, const Buffer& 
                                               (b.device().valid() ? b.device().name() : std::string("no device")));
   if (offset > b.size() || bytes > b.size() - offset)
     throw Error(Status::invalid_argument, d.name + ": " + what + ": bytes [" + std::to_string(offset) + ", " +
-                                              std::to_string(offset + bytes) + ") outside a " + std::to_string(b.size()) +
-                                              "-byte buffer");
+                                              std::to_string(offset + bytes) + ") outside a " +
+                                              std::to_string(b.size()) + "-byte buffer");
 }
 
 }  // namespace
@@ -42,8 +42,9 @@ Buffer Device::alloc(uint64_t bytes) const {
   // Refused here, the same way on every backend, rather than left to an allocator that might
   // overcommit or abort (a sanitizer's does) on a size the device can never hold.
   if (d.props.memory_bytes && bytes > d.props.memory_bytes)
-    throw Error(Status::out_of_memory, d.name + ": alloc of " + std::to_string(bytes) + " bytes: more than the device's " +
-                                           std::to_string(d.props.memory_bytes) + " bytes of memory");
+    throw Error(Status::out_of_memory, d.name + ": alloc of " + std::to_string(bytes) +
+                                           " bytes: more than the device's " + std::to_string(d.props.memory_bytes) +
+                                           " bytes of memory");
   vt_mem mem = nullptr;
   detail::check(d.api().mem_alloc(d.index, bytes, &mem), d, ("alloc of " + std::to_string(bytes) + " bytes").c_str());
   return Buffer(rec_, mem, bytes);
@@ -112,7 +113,9 @@ void* Buffer::host_ptr() const {
 // --- HostBuffer
 
 HostBuffer::HostBuffer(HostBuffer&& o) noexcept
-    : rec_(std::exchange(o.rec_, nullptr)), data_(std::exchange(o.data_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : rec_(std::exchange(o.rec_, nullptr)),
+      data_(std::exchange(o.data_, nullptr)),
+      bytes_(std::exchange(o.bytes_, 0)) {}
 
 HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
   if (this != &o) {
@@ -131,8 +134,10 @@ bool HostBuffer::pinned() const { return data_ && rec_->props.pinned_host; }
 
 void HostBuffer::release() noexcept {
   if (data_) {
-    if (pinned()) rec_->plugin->host_free(rec_->index, data_);
-    else ::operator delete(data_, kHostAlign);
+    if (pinned())
+      rec_->plugin->host_free(rec_->index, data_);
+    else
+      ::operator delete(data_, kHostAlign);
   }
   data_ = nullptr;
 }
@@ -161,7 +166,8 @@ void Event::sync() const {
 
 float Event::elapsed_ms(const Event& start, const Event& end) {
   const auto& d = need(start.rec_, "event elapsed");
-  if (start.rec_ != end.rec_) throw Error(Status::invalid_argument, d.name + ": elapsed_ms: the events belong to different devices");
+  if (start.rec_ != end.rec_)
+    throw Error(Status::invalid_argument, d.name + ": elapsed_ms: the events belong to different devices");
   float ms = 0;
   detail::check(d.api().event_elapsed_ms(start.ev_, end.ev_, &ms), d, "event_elapsed_ms");
   return ms;
@@ -226,8 +232,10 @@ void Queue::download(void* dst, const Buffer& src, uint64_t offset, uint64_t byt
 
 void Queue::download(void* dst, const TensorView& src) {
   const auto& d = need(rec_, "download");
-  if (!(src.device() == Device(&d))) throw Error(Status::invalid_argument, d.name + ": download: the tensor is on another device");
-  if (!src.is_contiguous()) throw Error(Status::invalid_argument, d.name + ": download: " + src.describe() + " is not contiguous");
+  if (!(src.device() == Device(&d)))
+    throw Error(Status::invalid_argument, d.name + ": download: the tensor is on another device");
+  if (!src.is_contiguous())
+    throw Error(Status::invalid_argument, d.name + ": download: " + src.describe() + " is not contiguous");
   const uint64_t bytes = src.end_byte() - src.first_byte();
   if (bytes == 0) return;
   if (!dst) throw Error(Status::invalid_argument, d.name + ": download: null host pointer");
@@ -250,14 +258,16 @@ void Queue::sync() {
 void Queue::record(Event& event) {
   const auto& d = need(rec_, "record");
   if (!event.handle()) throw Error(Status::invalid_argument, d.name + ": record: empty or moved-from event");
-  if (event.device().record() != rec_) throw Error(Status::invalid_argument, d.name + ": record: the event belongs to another device");
+  if (event.device().record() != rec_)
+    throw Error(Status::invalid_argument, d.name + ": record: the event belongs to another device");
   detail::check(d.api().event_record(event.handle(), q_), d, "event_record");
 }
 
 void Queue::wait(const Event& event) {
   const auto& d = need(rec_, "wait");
   if (!event.handle()) throw Error(Status::invalid_argument, d.name + ": wait: empty or moved-from event");
-  if (event.device().record() != rec_) throw Error(Status::invalid_argument, d.name + ": wait: the event belongs to another device");
+  if (event.device().record() != rec_)
+    throw Error(Status::invalid_argument, d.name + ": wait: the event belongs to another device");
   detail::check(d.api().queue_wait_event(q_, event.handle()), d, "queue_wait_event");
 }
 

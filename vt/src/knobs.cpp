@@ -29,22 +29,37 @@ const std::vector<Def>& defs() {
       {{"VT_PROVIDER_STATS", "0|1", "print per-provider call and decline counts at exit"}, Kind::flag},
       {{"VT_STRICT_PROVIDERS", "0|1", "falling back below the best registered provider is an error"}, Kind::flag},
       {{"VT_DEEP_VALIDATE", "0|1", "check device metadata (offsets, slots) on the host before each op"}, Kind::flag},
-      {{"VT_CONV_EXACT_CHUNKS", "0|1", "1: follow a given chunk plan, 0: map whole sequences (unset: the backend's default)"}, Kind::int_set, {0, 1}},
-      {{"VT_CONV_REG", "0|1", "1: register-window conv, 0: tiled conv (unset: the backend's default)"}, Kind::int_set, {0, 1}},
-      {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"}, Kind::int_set, {0, 1, 2}},
-      {{"VT_CONV_STAGE_X", "0|1", "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
-       Kind::int_set, {0, 1}},
-      {{"VT_CONV_ONE_SEQUENCE", "0|1", "0: a call of one sequence takes the general conv kernel (unset or 1: its own where it can)"},
-       Kind::int_set, {0, 1}},
+      {{"VT_CONV_EXACT_CHUNKS", "0|1",
+        "1: follow a given chunk plan, 0: map whole sequences (unset: the backend's default)"},
+       Kind::int_set,
+       {0, 1}},
+      {{"VT_CONV_REG", "0|1", "1: register-window conv, 0: tiled conv (unset: the backend's default)"},
+       Kind::int_set,
+       {0, 1}},
+      {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"},
+       Kind::int_set,
+       {0, 1, 2}},
+      {{"VT_CONV_STAGE_X", "0|1",
+        "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
+       Kind::int_set,
+       {0, 1}},
+      {{"VT_CONV_ONE_SEQUENCE", "0|1",
+        "0: a call of one sequence takes the general conv kernel (unset or 1: its own where it can)"},
+       Kind::int_set,
+       {0, 1}},
       {{"VT_CONV_GUIDED", "0|1|2",
-        "1: one long sequence through CUDA's staged conv ring in guided programs, short ones last; 2: the same in a larger grid, "
-        "no program longer than the mapping's (unset: the default, 2); 0: off"},
-       Kind::int_set, {0, 1, 2}},
+        "1: one long sequence through CUDA's staged conv ring in guided programs, short ones last; "
+        "2: the same in a larger grid, no program longer than the mapping's (unset: the default, 2); 0: off"},
+       Kind::int_set,
+       {0, 1, 2}},
       {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
-      {{"VT_EARLY_LAUNCH", "0|1", "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},
-       Kind::int_set, {0, 1}},
+      {{"VT_EARLY_LAUNCH", "0|1",
+        "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},
+       Kind::int_set,
+       {0, 1}},
       {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive},
-      {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"}, Kind::int_set,
+      {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"},
+       Kind::int_set,
        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
       {{"VT_MATH_EXHAUSTIVE", "0|1", "tests only: run the exhaustive math sweeps"}, Kind::flag},
   };
@@ -80,25 +95,35 @@ bool apply(const Def& def, std::string_view value, Knobs& k) {
       static constexpr std::pair<std::string_view, LogLevel> levels[] = {
           {"error", LogLevel::error}, {"warn", LogLevel::warn}, {"info", LogLevel::info}, {"debug", LogLevel::debug}};
       for (auto [word, level] : levels)
-        if (value == word) { k.log_level = level; return true; }
+        if (value == word) {
+          k.log_level = level;
+          return true;
+        }
       return false;
     }
     case Kind::list_comma:
     case Kind::list_colon: {
       auto items = split(value, def.kind == Kind::list_comma ? ',' : ':');
       if (items.empty()) return false;
-      if (name == "VT_PLUGINS") k.plugins = std::move(items);
-      else if (name == "VT_PLUGIN_PATH") k.plugin_path = std::move(items);
-      else if (name == "VT_REQUIRE") k.require = std::move(items);
-      else if (name == "VT_DISABLE_PROVIDERS") k.disable_providers = std::move(items);
+      if (name == "VT_PLUGINS")
+        k.plugins = std::move(items);
+      else if (name == "VT_PLUGIN_PATH")
+        k.plugin_path = std::move(items);
+      else if (name == "VT_REQUIRE")
+        k.require = std::move(items);
+      else if (name == "VT_DISABLE_PROVIDERS")
+        k.disable_providers = std::move(items);
       return true;
     }
     case Kind::flag: {
       if (value != "0" && value != "1") return false;
       const bool on = value == "1";
-      if (name == "VT_PROVIDER_STATS") k.provider_stats = on;
-      else if (name == "VT_STRICT_PROVIDERS") k.strict_providers = on;
-      else if (name == "VT_DEEP_VALIDATE") k.deep_validate = on;
+      if (name == "VT_PROVIDER_STATS")
+        k.provider_stats = on;
+      else if (name == "VT_STRICT_PROVIDERS")
+        k.strict_providers = on;
+      else if (name == "VT_DEEP_VALIDATE")
+        k.deep_validate = on;
       k.ints[std::string(name)] = on ? 1 : 0;
       return true;
     }
@@ -106,7 +131,10 @@ bool apply(const Def& def, std::string_view value, Knobs& k) {
       const auto v = parse_int(value);
       if (!v) return false;
       for (int64_t a : def.allowed)
-        if (a == *v) { k.ints[std::string(name)] = *v; return true; }
+        if (a == *v) {
+          k.ints[std::string(name)] = *v;
+          return true;
+        }
       return false;
     }
     case Kind::int_positive: {

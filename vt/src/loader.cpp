@@ -47,7 +47,8 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 std::string guess_backend(const std::string& path) {
   const std::string base = base_of(path);
   if (base.rfind(kPrefix, 0) != 0 || !ends_with(base, kSuffix)) return "";
-  return base.substr(std::string(kPrefix).size(), base.size() - std::string(kPrefix).size() - std::string(kSuffix).size());
+  return base.substr(std::string(kPrefix).size(),
+                     base.size() - std::string(kPrefix).size() - std::string(kSuffix).size());
 }
 
 std::string core_library_dir() {
@@ -141,13 +142,15 @@ void check_device_api(const vt_device_api* dev) {
   // launched and destroyed.
   if (has_capture_entries(dev))
     for (const auto& [name, fn] : capture_entries(dev))
-      if (!fn) throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
+      if (!fn)
+        throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
 }
 
 // Providers the core will register; a newer-minor plugin's unknown ops are left out with a note.
 std::vector<const vt_provider_desc*> check_providers(const vt_plugin_api* api, std::vector<std::string>& notes) {
   std::vector<const vt_provider_desc*> out;
-  if (api->provider_count > 0 && !api->providers) throw Skip{"provider_count is " + std::to_string(api->provider_count) + " but the provider list is missing"};
+  if (api->provider_count > 0 && !api->providers)
+    throw Skip{"provider_count is " + std::to_string(api->provider_count) + " but the provider list is missing"};
   std::set<std::pair<int, std::string>> seen;
   for (uint32_t i = 0; i < api->provider_count; ++i) {
     const vt_provider_desc& p = api->providers[i];
@@ -205,7 +208,7 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
     report.path = path;
     report.backend = guess_backend(path);
     try {
-      struct stat st{};
+      struct stat st {};
       if (stat(path.c_str(), &st) != 0) throw Skip{"file not found"};
       dlerror();
       void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
@@ -241,7 +244,8 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
         throw Skip{"invalid backend name (lower-case letters, digits, '-', '_', at most 32)"};
       report.backend = api->backend_name;
       for (const LoadedPlugin& p : loaded)
-        if (p.backend == report.backend) throw Skip{"duplicate backend '" + report.backend + "': already loaded from " + p.path};
+        if (p.backend == report.backend)
+          throw Skip{"duplicate backend '" + report.backend + "': already loaded from " + p.path};
       if (!api->init) throw Skip{"the plugin table has no init function"};
       check_device_api(api->devices);
       const auto providers = check_providers(api, report.notes);
@@ -270,7 +274,8 @@ void load_plugins(const Knobs& knobs, const vt_host_api* host, std::deque<Loaded
           if (api->devices->device_props(i, &p) != VT_OK)
             throw Skip{"device_props(" + std::to_string(i) + ") failed: " + take_plugin_error()};
           if ((p.caps & VT_CAP_GRAPH_CAPTURE) && !has_capture_entries(api->devices))
-            throw Skip{"device " + std::to_string(i) + " claims graph capture, but the device table has no capture entries"};
+            throw Skip{"device " + std::to_string(i) +
+                       " claims graph capture, but the device table has no capture entries"};
           p.name[sizeof p.name - 1] = '\0';
           p.arch[sizeof p.arch - 1] = '\0';
           props.push_back(p);

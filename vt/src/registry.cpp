@@ -44,16 +44,18 @@ std::string join(const std::vector<std::string>& v) {
 }  // namespace
 
 Registry::Registry(std::vector<std::string> disabled_providers, bool strict)
-    : disabled_(std::move(disabled_providers)), strict_(strict),
+    : disabled_(std::move(disabled_providers)),
+      strict_(strict),
       cache_(std::make_unique<std::atomic<const Chain*>[]>(kMaxDevices * kOps)) {}
 
 Registry::~Registry() = default;
 
 void Registry::add(vt_op_id op, std::string_view backend, const ProviderSpec& spec) {
-  const std::string who = "registry: provider '" + spec.name + "' for " + std::string(op_name(op)) + " on " +
-                          std::string(backend);
+  const std::string who =
+      "registry: provider '" + spec.name + "' for " + std::string(op_name(op)) + " on " + std::string(backend);
   if (!op_is_known(op)) throw Error(Status::invalid_argument, who + ": unknown op id " + std::to_string(op));
-  if (spec.name.empty()) throw Error(Status::invalid_argument, "registry: a provider for " + std::string(op_name(op)) + " has no name");
+  if (spec.name.empty())
+    throw Error(Status::invalid_argument, "registry: a provider for " + std::string(op_name(op)) + " has no name");
   if (!spec.run) throw Error(Status::invalid_argument, who + ": no run function");
   std::lock_guard lock(mutex_);
   for (const Entry& e : entries_)
@@ -63,7 +65,8 @@ void Registry::add(vt_op_id op, std::string_view backend, const ProviderSpec& sp
   entries_.emplace_back(op, backend, spec, disabled);
   // Chains built before this provider existed are stale: drop them from the cache (they stay
   // allocated, a thread may still be walking one).
-  for (uint32_t slot = 0; slot < kMaxDevices; ++slot) cache_[slot * kOps + op].store(nullptr, std::memory_order_release);
+  for (uint32_t slot = 0; slot < kMaxDevices; ++slot)
+    cache_[slot * kOps + op].store(nullptr, std::memory_order_release);
 }
 
 std::vector<ProviderCounts> Registry::providers(vt_op_id op, std::string_view backend) const {
@@ -145,7 +148,8 @@ std::string_view Registry::dispatch(vt_op_id op, const DispatchTarget& target, c
     }
     e->calls.fetch_add(1, std::memory_order_relaxed);
     if (s != VT_OK) {
-      std::string msg = context() + ": provider '" + e->spec.name + "' failed (" + status_name(static_cast<Status>(s)) + ")";
+      std::string msg =
+          context() + ": provider '" + e->spec.name + "' failed (" + status_name(static_cast<Status>(s)) + ")";
       const std::string detail = detail::take_plugin_error();
       if (!detail.empty()) msg += ": " + detail;
       throw Error(static_cast<Status>(s), msg);
@@ -163,7 +167,8 @@ std::vector<ProviderCounts> Registry::stats() const {
   {
     std::lock_guard lock(mutex_);
     for (const Entry& e : entries_)
-      if (std::find(keys.begin(), keys.end(), std::make_pair(e.op, e.backend)) == keys.end()) keys.emplace_back(e.op, e.backend);
+      if (std::find(keys.begin(), keys.end(), std::make_pair(e.op, e.backend)) == keys.end())
+        keys.emplace_back(e.op, e.backend);
   }
   std::sort(keys.begin(), keys.end());
   for (const auto& [op, backend] : keys)

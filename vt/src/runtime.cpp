@@ -13,7 +13,8 @@
 namespace vt {
 
 struct Runtime::Impl {
-  explicit Impl(Knobs k) : knobs(std::move(k)), host(&knobs), registry(knobs.disable_providers, knobs.strict_providers) {}
+  explicit Impl(Knobs k)
+      : knobs(std::move(k)), host(&knobs), registry(knobs.disable_providers, knobs.strict_providers) {}
 
   Knobs knobs;
   detail::HostTable host;
@@ -57,11 +58,14 @@ std::optional<Error> check_required(const Knobs& knobs, const std::vector<Plugin
     std::string why;
     for (const PluginReport& r : reports) {
       if (r.backend != name) continue;
-      if (r.loaded) ok = true;
-      else why += "\n  " + r.path + ": " + r.reason;
+      if (r.loaded)
+        ok = true;
+      else
+        why += "\n  " + r.path + ": " + r.reason;
     }
     if (!ok && why.empty()) why = "\n  no plugin for it was found";
-    if (!ok || !why.empty()) problems += "\nrequired backend '" + name + "' " + (ok ? "loaded, but" : "did not load:") + why;
+    if (!ok || !why.empty())
+      problems += "\nrequired backend '" + name + "' " + (ok ? "loaded, but" : "did not load:") + why;
   }
   if (problems.empty()) return std::nullopt;
   return Error(Status::plugin_required, "VT_REQUIRE:" + problems);
@@ -141,7 +145,8 @@ Device Runtime::device(std::string_view name) const {
     if (d.name == name) return Device(&d);
   std::string have;
   for (const auto& d : impl_->devices) have += (have.empty() ? "" : ", ") + d.name;
-  throw Error(Status::not_found, "no device '" + std::string(name) + "' (devices: " + (have.empty() ? "none" : have) + ")");
+  throw Error(Status::not_found,
+              "no device '" + std::string(name) + "' (devices: " + (have.empty() ? "none" : have) + ")");
 }
 
 Runtime& runtime() {

@@ -32,15 +32,18 @@ TensorView make(const Buffer& buffer, DType dtype, std::initializer_list<int64_t
                 std::initializer_list<int64_t> strides, uint64_t offset_bytes, bool contiguous) {
   const auto rank = static_cast<uint32_t>(shape.size());
   if (rank > VT_MAX_RANK)
-    throw Error(Status::invalid_argument, "tensor view: rank " + std::to_string(rank) + " > " + std::to_string(VT_MAX_RANK));
+    throw Error(Status::invalid_argument,
+                "tensor view: rank " + std::to_string(rank) + " > " + std::to_string(VT_MAX_RANK));
   if (!contiguous && strides.size() != shape.size())
-    throw Error(Status::invalid_argument, "tensor view: " + std::to_string(strides.size()) + " strides for rank " +
-                                              std::to_string(rank));
+    throw Error(Status::invalid_argument,
+                "tensor view: " + std::to_string(strides.size()) + " strides for rank " + std::to_string(rank));
   if (!buffer.device().valid()) throw Error(Status::invalid_argument, "tensor view: the buffer is empty or moved-from");
   int64_t sh[VT_MAX_RANK] = {}, st[VT_MAX_RANK] = {};
   uint32_t i = 0;
   for (int64_t s : shape) {
-    if (s < 0) throw Error(Status::invalid_argument, "tensor view: negative extent " + std::to_string(s) + " in dim " + std::to_string(i));
+    if (s < 0)
+      throw Error(Status::invalid_argument,
+                  "tensor view: negative extent " + std::to_string(s) + " in dim " + std::to_string(i));
     sh[i++] = s;
   }
   const auto overflow = [&] {
@@ -55,13 +58,16 @@ TensorView make(const Buffer& buffer, DType dtype, std::initializer_list<int64_t
   } else {
     i = 0;
     for (int64_t s : strides) {
-      if (s < 0) throw Error(Status::invalid_argument, "tensor view: negative stride " + std::to_string(s) + " in dim " + std::to_string(i));
+      if (s < 0)
+        throw Error(Status::invalid_argument,
+                    "tensor view: negative stride " + std::to_string(s) + " in dim " + std::to_string(i));
       st[i++] = s;
     }
   }
   if (offset_bytes % dtype_size(dtype) != 0)
-    throw Error(Status::invalid_argument, "tensor view: offset " + std::to_string(offset_bytes) + " is not a multiple of the " +
-                                              std::string(dtype_name(dtype)) + " element size");
+    throw Error(Status::invalid_argument, "tensor view: offset " + std::to_string(offset_bytes) +
+                                              " is not a multiple of the " + std::string(dtype_name(dtype)) +
+                                              " element size");
   // The element count and the last byte must fit 64 bits before end_byte() may be trusted.
   int64_t count = 1;
   uint64_t last = 0;
@@ -73,14 +79,15 @@ TensorView make(const Buffer& buffer, DType dtype, std::initializer_list<int64_t
       throw overflow();
   }
   uint64_t end = 0;
-  if (count > 0 && (__builtin_add_overflow(last, uint64_t{1}, &end) || __builtin_mul_overflow(end, uint64_t{dtype_size(dtype)}, &end) ||
+  if (count > 0 && (__builtin_add_overflow(last, uint64_t{1}, &end) ||
+                    __builtin_mul_overflow(end, uint64_t{dtype_size(dtype)}, &end) ||
                     __builtin_add_overflow(end, offset_bytes, &end)))
     throw overflow();
   TensorView v = TensorViewBuilder::build(buffer, dtype, sh, st, rank, offset_bytes);
   if (v.end_byte() > buffer.size())
-    throw Error(Status::invalid_argument, "tensor view: " + v.describe() + " at offset " + std::to_string(offset_bytes) +
-                                              " reaches byte " + std::to_string(v.end_byte()) + " of a " +
-                                              std::to_string(buffer.size()) + "-byte buffer");
+    throw Error(Status::invalid_argument,
+                "tensor view: " + v.describe() + " at offset " + std::to_string(offset_bytes) + " reaches byte " +
+                    std::to_string(v.end_byte()) + " of a " + std::to_string(buffer.size()) + "-byte buffer");
   return v;
 }
 
@@ -114,7 +121,8 @@ bool TensorView::is_contiguous() const {
 uint64_t TensorView::end_byte() const {
   if (numel() == 0) return raw_.offset;
   uint64_t last = 0;
-  for (uint32_t d = 0; d < raw_.rank; ++d) last += static_cast<uint64_t>(raw_.shape[d] - 1) * static_cast<uint64_t>(raw_.strides[d]);
+  for (uint32_t d = 0; d < raw_.rank; ++d)
+    last += static_cast<uint64_t>(raw_.shape[d] - 1) * static_cast<uint64_t>(raw_.strides[d]);
   return raw_.offset + (last + 1) * dtype_size(dtype());
 }
 

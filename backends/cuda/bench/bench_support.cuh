@@ -84,7 +84,8 @@ void launch_early(const char* tool, void (*kernel)(Params...), dim3 grid, dim3 b
 // The median time of one node of a graph, as vt-bench times a short call: node(i) enqueues
 // node i of `nodes` on s under capture, and each sample times `replays` replays of the graph.
 template <class Node>
-double graph_us_per_node(const char* tool, int nodes, int replays, int warmups, int samples, cudaStream_t s, Node node) {
+double graph_us_per_node(const char* tool, int nodes, int replays, int warmups, int samples, cudaStream_t s,
+                         Node node) {
   cudaGraph_t g;
   cudaGraphExec_t ge;
   check(tool, cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
@@ -102,7 +103,8 @@ double graph_us_per_node(const char* tool, int nodes, int replays, int warmups, 
 // Adds to *count the 16-byte words where a and b differ (a bench's byte check).
 static __global__ void count_mismatches_kernel(const uint4* a, const uint4* b, int64_t n, unsigned long long* count) {
   unsigned long long local = 0;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const uint4 x = a[i], y = b[i];
     local += (x.x != y.x) | (x.y != y.y) | (x.z != y.z) | (x.w != y.w);
   }
@@ -112,7 +114,8 @@ static __global__ void count_mismatches_kernel(const uint4* a, const uint4* b, i
 // n pseudo-random words for a bench's input (not zeros: some memory systems compress them).
 // Static, as count_mismatches_kernel: each bench is one translation unit, with its own copy.
 static __global__ void fill_words_kernel(uint32_t* p, int64_t n, uint32_t seed) {
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     uint32_t h = static_cast<uint32_t>(i) * 0x9e3779b9u ^ seed;
     h ^= h >> 16;
     h *= 0x85ebca6bu;

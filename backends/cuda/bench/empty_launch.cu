@@ -62,13 +62,17 @@ int main() {
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
   constexpr int kPerSample = 4;  // vt-bench's fewest calls per event sample
-  const double events = median_us_per(kPerSample, [&] {
-    for (int i = 0; i < kPerSample; ++i) empty_kernel<<<1, 32, 0, s>>>();
-  }, s);
+  const double events = median_us_per(
+      kPerSample,
+      [&] {
+        for (int i = 0; i < kPerSample; ++i) empty_kernel<<<1, 32, 0, s>>>();
+      },
+      s);
   std::printf("empty kernel, %d launches between two events: %.2f us per launch\n", kPerSample, events);
   constexpr int kReplays = 20;
   for (int nodes : {1, 8, 16, 32}) {
-    const double replay = graph_us_per_launch(nodes, kReplays, [&] { empty_kernel<<<1, 32, 0, s>>>(); }, s);
+    const double replay = graph_us_per_launch(
+        nodes, kReplays, [&] { empty_kernel<<<1, 32, 0, s>>>(); }, s);
     std::printf("empty kernel, graph of %d node(s) replayed %d times: %.2f us per launch\n", nodes, kReplays, replay);
   }
   // The same graph of 16, each launch allowed to start while the one before it drains (the
@@ -80,7 +84,8 @@ int main() {
     // Each launch fills its configuration, as the backend's launch_kernel does.
     auto launch = [&] { vt::cuda::bench::launch_early(kTool, empty_early_kernel, dim3(1), dim3(32), s); };
     const double replay = graph_us_per_launch(kNodes, kReplays, launch, s);
-    std::printf("empty kernel, early start, graph of %d nodes replayed %d times: %.2f us per launch\n", kNodes, kReplays, replay);
+    std::printf("empty kernel, early start, graph of %d nodes replayed %d times: %.2f us per launch\n", kNodes,
+                kReplays, replay);
     const double host = host_us_per_launch(launch, s);
     std::printf("empty kernel, early start, host time of one cudaLaunchKernelEx: %.3f us\n", host);
   }

@@ -47,7 +47,8 @@ using vt::cuda::bench::after_prior_grids;
 // wait for all the thread's loads (left alone, ptxas moves a load down to its store and keeps
 // few in flight).
 template <int U, int Halo = 0>
-__global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32_t* perm, int64_t row_words, uint32_t zero) {
+__global__ void copy_kernel(const uint4* src, uint4* dst, int64_t n, const int32_t* perm, int64_t row_words,
+                            uint32_t zero) {
   after_prior_grids();
   const int64_t chunk = perm ? perm[blockIdx.x] : blockIdx.x;
   const int64_t first = chunk * U * blockDim.x + threadIdx.x;
@@ -87,8 +88,8 @@ struct Case {
 // K - 1 = 3 columns): a prefill's x and out, and a decode sequence's x and out (16 KiB) with
 // its state read and written (96 KiB).
 constexpr Case kCases[] = {
-    {"conv T=128", 128 * 16384, 16384},  {"conv T=256", 256 * 16384, 16384}, {"update B=1", 1 * 114688, 0},
-    {"update B=64", 64 * 114688, 0},     {"update B=256", 256 * 114688, 0},  {"update B=512", 512 * 114688, 0},
+    {"conv T=128", 128 * 16384, 16384}, {"conv T=256", 256 * 16384, 16384}, {"update B=1", 1 * 114688, 0},
+    {"update B=64", 64 * 114688, 0},    {"update B=256", 256 * 114688, 0},  {"update B=512", 512 * 114688, 0},
 };
 
 struct Buffers {
@@ -118,7 +119,8 @@ struct Run {
   unsigned long long* poison_count = nullptr;
 };
 
-void print_row(const Run& r, const Case& c, const char* kind, int threads, int words, int64_t blocks, double us, const char* output) {
+void print_row(const Run& r, const Case& c, const char* kind, int threads, int words, int64_t blocks, double us,
+               const char* output) {
   std::printf("%-13s %-8s %7d %5d %7lld", c.name, kind, threads, words, static_cast<long long>(blocks));
   if (us <= 0) {
     std::printf(" %9s %8s %7s  %s\n", "-", "-", "-", output);
@@ -154,11 +156,11 @@ void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
       const auto* src = static_cast<const uint4*>(b.src[static_cast<size_t>(i)]);
       uint4* dst = b.dst[static_cast<size_t>(i)];
       if (kind == halo) {
-        launch(copy_kernel<U, 3>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words, perm,
-               c.row_bytes / 16, 0u);
+        launch(copy_kernel<U, 3>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words,
+               perm, c.row_bytes / 16, 0u);
       } else {
-        launch(copy_kernel<U>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words, perm,
-               int64_t{0}, 0u);
+        launch(copy_kernel<U>, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s, src, dst, b.words,
+               perm, int64_t{0}, 0u);
       }
     };
     check(cudaMemsetAsync(b.dst[0], 0xa5, static_cast<size_t>(b.words) * 16, r.s), "cudaMemsetAsync");
@@ -170,12 +172,16 @@ void copy_configs(Run& r, const Case& c, Buffers& b, int threads) {
     check(cudaStreamSynchronize(r.s), "cudaStreamSynchronize");
     if (bad) ++r.failures;
     const double us = r.check_only || bad ? 0 : graph_us_per_call(static_cast<int>(b.src.size()), node, r.s);
-    print_row(r, c, kind == plain ? "plain" : kind == indexed ? "indexed" : "halo", threads, U, blocks, us, bad ? "MISMATCH" : "exact");
+    print_row(r, c,
+              kind == plain     ? "plain"
+              : kind == indexed ? "indexed"
+                                : "halo",
+              threads, U, blocks, us, bad ? "MISMATCH" : "exact");
   }
   if (!r.check_only) {
-    const double us = graph_us_per_call(static_cast<int>(b.src.size()), [&](int) {
-      launch(empty_kernel, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s);
-    }, r.s);
+    const double us = graph_us_per_call(
+        static_cast<int>(b.src.size()),
+        [&](int) { launch(empty_kernel, static_cast<unsigned>(blocks), static_cast<unsigned>(threads), r.s); }, r.s);
     print_row(r, c, "empty", threads, U, blocks, us, "-");
   }
 }
@@ -193,17 +199,22 @@ void run_case(Run& r, const Case& c) {
     uint4 *src = nullptr, *dst = nullptr;
     check(cudaMalloc(&src, static_cast<size_t>(c.bytes)), "cudaMalloc");
     check(cudaMalloc(&dst, static_cast<size_t>(c.bytes)), "cudaMalloc");
-    vt::cuda::bench::fill_words_kernel<<<264, 256, 0, r.s>>>(reinterpret_cast<uint32_t*>(src), b.words * 4, 0x5eedu + static_cast<uint32_t>(i));
+    vt::cuda::bench::fill_words_kernel<<<264, 256, 0, r.s>>>(reinterpret_cast<uint32_t*>(src), b.words * 4,
+                                                             0x5eedu + static_cast<uint32_t>(i));
     b.src.push_back(src);
     b.dst.push_back(dst);
   }
   check(cudaMalloc(&b.perm, static_cast<size_t>(b.words) * sizeof(int32_t)), "cudaMalloc");
   check(cudaStreamSynchronize(r.s), "fill");
   if (!r.check_only) {
-    const double us = graph_us_per_call(copies, [&](int i) {
-      check(cudaMemcpyAsync(b.dst[static_cast<size_t>(i)], b.src[static_cast<size_t>(i)], static_cast<size_t>(c.bytes),
-                            cudaMemcpyDeviceToDevice, r.s), "cudaMemcpyAsync");
-    }, r.s);
+    const double us = graph_us_per_call(
+        copies,
+        [&](int i) {
+          check(cudaMemcpyAsync(b.dst[static_cast<size_t>(i)], b.src[static_cast<size_t>(i)],
+                                static_cast<size_t>(c.bytes), cudaMemcpyDeviceToDevice, r.s),
+                "cudaMemcpyAsync");
+        },
+        r.s);
     print_row(r, c, "memcpy", 0, 0, 0, us, "-");
   }
   for (int threads : {128, 256, 512, 1024}) {
@@ -247,8 +258,8 @@ int main(int argc, char** argv) {
   if (!r.check_only) r.copy_gbs = vt::cuda::bench::copy_bandwidth_gbs(kTool, r.s);
   std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
-  std::printf("%-13s %-8s %7s %5s %7s %9s %8s %7s  %s\n", "case", "kind", "threads", "words", "blocks", "us/call", "GB/s",
-              "%copy", "output");
+  std::printf("%-13s %-8s %7s %5s %7s %9s %8s %7s  %s\n", "case", "kind", "threads", "words", "blocks", "us/call",
+              "GB/s", "%copy", "output");
   for (const Case& c : kCases)
     if (chosen(c)) run_case(r, c);
   check(cudaStreamDestroy(r.s), "cudaStreamDestroy");

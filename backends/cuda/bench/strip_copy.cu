@@ -92,7 +92,9 @@ __device__ __forceinline__ int64_t ordered_program() {
   return program_index();
 }
 template <Order O>
-__device__ __forceinline__ int64_t ordered_strip() { return O == Order::transposed ? blockIdx.y : blockIdx.x; }
+__device__ __forceinline__ int64_t ordered_strip() {
+  return O == Order::transposed ? blockIdx.y : blockIdx.x;
+}
 
 __device__ __forceinline__ uint32_t& first_word(uint32_t& v) { return v; }
 __device__ __forceinline__ uint32_t& first_word(uint2& v) { return v.x; }
@@ -137,7 +139,8 @@ __device__ __forceinline__ int64_t copy_batches(const char* src, char* dst, int6
 // Rows [t, last) one at a time: what a walk leaves.
 template <class L>
 __device__ __forceinline__ void copy_rows(const char* src, char* dst, int64_t t, int64_t last, int64_t row_bytes) {
-  for (; t < last; ++t) *reinterpret_cast<L*>(dst + t * row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * row_bytes));
+  for (; t < last; ++t)
+    *reinterpret_cast<L*>(dst + t * row_bytes) = __ldg(reinterpret_cast<const L*>(src + t * row_bytes));
 }
 
 // How a thread walks its rows in registers, `Depth` rows a batch. Batched (the conv's loop):
@@ -262,8 +265,8 @@ __global__ void __launch_bounds__(kThreads) staged_copy_kernel(const Shape s, in
     if (lane == 0) mbar_expect_bytes(bar + st, static_cast<uint32_t>(n * kStrip));
     __syncwarp();
     for (int u = lane; u < n; u += 32)
-      bulk_copy_to_shared(smem + (static_cast<size_t>(st) * Depth + u) * kStrip, s.src + (t0 + u) * s.row_bytes + col0, kStrip,
-                          bar + st);
+      bulk_copy_to_shared(smem + (static_cast<size_t>(st) * Depth + u) * kStrip, s.src + (t0 + u) * s.row_bytes + col0,
+                          kStrip, bar + st);
   };
   if (issuer)
     for (int64_t b = 0; b < batches && b < stages; ++b) fill(b);
@@ -292,7 +295,8 @@ __global__ void __launch_bounds__(kThreads) staged_copy_kernel(const Shape s, in
 
 // The copy engine's reference in kernel form: 16 bytes a thread, grid-stride.
 __global__ void flat_copy_kernel(const uint4* __restrict__ src, uint4* __restrict__ dst, int64_t n) {
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
     dst[i] = __ldg(src + i);
 }
 
@@ -356,7 +360,8 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
   launch();
   check(cudaGetLastError(), "launch");
   check(cudaMemset(r.count, 0, sizeof *r.count), "cudaMemset");
-  for (const Copied& a : arrays) vt::cuda::bench::count_mismatches_kernel<<<1024, 256>>>(a.src, a.dst, a.words, r.count);
+  for (const Copied& a : arrays)
+    vt::cuda::bench::count_mismatches_kernel<<<1024, 256>>>(a.src, a.dst, a.words, r.count);
   unsigned long long bad = 0;
   check(cudaMemcpy(&bad, r.count, sizeof bad, cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (bad) ++r.failures;
@@ -375,7 +380,8 @@ void measure(Run& r, const char* kind, int chunk, int threads, int lane, int dep
 dim3 strip_grid(const Shape& s, int strip_bytes) {
   const int64_t programs = (s.rows + s.chunk - 1) / s.chunk;
   const int64_t z = (programs + 65534) / 65535;
-  return dim3(static_cast<unsigned>(s.row_bytes / strip_bytes), static_cast<unsigned>((programs + z - 1) / z), static_cast<unsigned>(z));
+  return dim3(static_cast<unsigned>(s.row_bytes / strip_bytes), static_cast<unsigned>((programs + z - 1) / z),
+              static_cast<unsigned>(z));
 }
 
 int64_t blocks(const dim3& g) { return int64_t{g.x} * g.y * g.z; }
@@ -397,12 +403,14 @@ void strip_configs(Run& r, const Device& d, std::initializer_list<int> caps = {4
                                               : "batched";
   cudaFuncAttributes fa{};
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin),
+        "cudaFuncSetAttribute");
   int measured = 0;  // a cap the registers already undercut gives the same row again
   for (int cap : caps) {
     const int smem = smem_for_cap(d, cap);
     int resident = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Threads, static_cast<size_t>(smem)), "occupancy");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, Threads, static_cast<size_t>(smem)),
+          "occupancy");
     if (resident == measured) continue;
     measured = resident;
     dim3 grid = strip_grid(r.shape, Threads * LaneBytes);
@@ -417,15 +425,17 @@ void staged_configs(Run& r, const Device& d) {
   auto kernel = staged_copy_kernel<LaneBytes, Depth>;
   cudaFuncAttributes fa{};
   check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin), "cudaFuncSetAttribute");
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, d.smem_optin),
+        "cudaFuncSetAttribute");
   for (int stages : {2, 3, 4}) {
     const int smem = stages * Depth * kThreads * LaneBytes + stages * 8;
     if (smem > d.smem_optin) continue;
     int resident = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)), "occupancy");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, kThreads, static_cast<size_t>(smem)),
+          "occupancy");
     const dim3 grid = strip_grid(r.shape, kThreads * LaneBytes);
-    measure(r, "staged", static_cast<int>(r.shape.chunk), kThreads, LaneBytes, Depth, stages, blocks(grid), resident, fa.numRegs,
-            [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
+    measure(r, "staged", static_cast<int>(r.shape.chunk), kThreads, LaneBytes, Depth, stages, blocks(grid), resident,
+            fa.numRegs, [&] { kernel<<<grid, kThreads, static_cast<size_t>(smem)>>>(r.shape, stages); });
   }
 }
 
@@ -453,7 +463,8 @@ SequenceSet make_sequences(const Run& r) {
   q.rows = qsl.back();
   std::vector<int32_t> slots(static_cast<size_t>(q.count));
   for (int64_t i = 0; i < q.count; ++i) slots[static_cast<size_t>(i)] = static_cast<int32_t>(i);
-  for (int64_t i = q.count - 1; i > 0; --i) std::swap(slots[static_cast<size_t>(i)], slots[next(static_cast<uint64_t>(i) + 1)]);
+  for (int64_t i = q.count - 1; i > 0; --i)
+    std::swap(slots[static_cast<size_t>(i)], slots[next(static_cast<uint64_t>(i) + 1)]);
   const int64_t state_row_bytes = r.shape.row_bytes * 6;
   const size_t state_bytes = static_cast<size_t>(q.count * state_row_bytes);
   int32_t *dq = nullptr, *ds = nullptr;
@@ -464,7 +475,8 @@ SequenceSet make_sequences(const Run& r) {
   check(cudaMalloc(&dst, std::max<size_t>(state_bytes, 16)), "cudaMalloc");
   check(cudaMemcpy(dq, qsl.data(), qsl.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
   check(cudaMemcpy(ds, slots.data(), slots.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
-  vt::cuda::bench::fill_words_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(src), static_cast<int64_t>(state_bytes / 4), 0x51a7e);
+  vt::cuda::bench::fill_words_kernel<<<1024, 256>>>(reinterpret_cast<uint32_t*>(src),
+                                                    static_cast<int64_t>(state_bytes / 4), 0x51a7e);
   check(cudaDeviceSynchronize(), "fill");
   q.dev = Sequences{dq, ds, src, dst, state_row_bytes};
   return q;
@@ -482,8 +494,8 @@ void sequence_configs(Run& r, const SequenceSet& q) {
   const int64_t x_words = q.rows * r.shape.row_bytes / 16, state_words = q.count * q.dev.state_row_bytes / 16;
   measure(r, "seqs", 0, kThreads, LaneBytes, Depth, 0, blocks(grid), resident, fa.numRegs,
           [&] { kernel<<<grid, kThreads>>>(r.shape, q.dev); },
-          {Copied{r.src, r.dst, x_words},
-           Copied{reinterpret_cast<const uint4*>(q.dev.state_src), reinterpret_cast<uint4*>(q.dev.state_dst), state_words}});
+          {Copied{r.src, r.dst, x_words}, Copied{reinterpret_cast<const uint4*>(q.dev.state_src),
+                                                 reinterpret_cast<uint4*>(q.dev.state_dst), state_words}});
 }
 
 int64_t parse_int(const char* flag, const char* v) {
@@ -503,13 +515,19 @@ int main(int argc, char** argv) {
   int64_t rows = 16384, row_bytes = 16384;  // x of C = 8192 bf16 channels at T = 16384
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--rows") rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
-    else if (a == "--row-bytes") row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
-    else if (a == "--check-only") r.check_only = true;
-    else if (a == "--only" && i + 1 < argc) r.only = argv[++i];
-    else if (a == "--kind" && i + 1 < argc) r.kind = argv[++i];
+    if (a == "--rows")
+      rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--row-bytes")
+      row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--check-only")
+      r.check_only = true;
+    else if (a == "--only" && i + 1 < argc)
+      r.only = argv[++i];
+    else if (a == "--kind" && i + 1 < argc)
+      r.kind = argv[++i];
     else {
-      std::fprintf(stderr, "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]\n");
+      std::fprintf(stderr,
+                   "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]\n");
       return 2;
     }
   }
@@ -539,8 +557,9 @@ int main(int argc, char** argv) {
   check(cudaDeviceSynchronize(), "fill");
 
   if (!r.check_only) r.copy_gbs = vt::cuda::bench::copy_bandwidth_gbs(kTool, cudaStream_t{});
-  std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name, d.sms,
-              d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes), bytes / 1048576.0);
+  std::printf("%s, %d SMs, %d KiB shared memory an SM; array %lld rows x %lld bytes (%.1f MiB each way)\n", prop.name,
+              d.sms, d.smem_per_sm / 1024, static_cast<long long>(rows), static_cast<long long>(row_bytes),
+              bytes / 1048576.0);
   if (!r.check_only) std::printf("1 GiB device-to-device copy: %.1f GB/s (100%% below)\n", r.copy_gbs);
   std::printf("%-7s %6s %7s %5s %6s %7s %7s %10s %5s %10s %8s %7s  %s\n", "kind", "chunk", "threads", "lane", "depth",
               "stages", "blocks", "blocks/SM", "regs", "us", "GB/s", "%copy", "output");
@@ -593,8 +612,9 @@ int main(int argc, char** argv) {
   // The 256 short sequences, with the conv's lanes and depth and the wider ones.
   const SequenceSet seqs = make_sequences(r);
   if (!r.check_only)
-    std::printf("seqs: %lld sequences of 8..64 rows, %lld rows; state %lld bytes a slot\n", static_cast<long long>(seqs.count),
-                static_cast<long long>(seqs.rows), static_cast<long long>(seqs.dev.state_row_bytes));
+    std::printf("seqs: %lld sequences of 8..64 rows, %lld rows; state %lld bytes a slot\n",
+                static_cast<long long>(seqs.count), static_cast<long long>(seqs.rows),
+                static_cast<long long>(seqs.dev.state_row_bytes));
   sequence_configs<4, 8>(r, seqs);
   sequence_configs<4, 16>(r, seqs);
   sequence_configs<8, 8>(r, seqs);

@@ -58,7 +58,8 @@ __device__ __forceinline__ float widen_bits(int dtype, uint32_t b) {
   return dtype == VT_DTYPE_BF16 ? bf16_to_f32(static_cast<uint16_t>(b)) : f16_to_f32(static_cast<uint16_t>(b));
 }
 __device__ __forceinline__ float load(int dtype, const char* p) {
-  return widen_bits(dtype, dtype == VT_DTYPE_F32 ? *reinterpret_cast<const uint32_t*>(p) : *reinterpret_cast<const uint16_t*>(p));
+  return widen_bits(
+      dtype, dtype == VT_DTYPE_F32 ? *reinterpret_cast<const uint32_t*>(p) : *reinterpret_cast<const uint16_t*>(p));
 }
 
 // A 32-bit or byte load (read-only path) kept where it stands: plain loads whose values
@@ -290,8 +291,10 @@ template <Elem E, bool Called>
 __device__ __forceinline__ uint32_t silu_narrow2_rare_second(float a, float b, uint32_t ta, uint32_t tb) {
   static_assert(E == Elem::bf16, "f16 tests the second estimate first (silu_narrow2)");
   auto rest = [](float v) -> uint32_t {
-    if constexpr (Called) return silu_narrow_rest<E>(v);
-    else return silu_narrow_rest_call<E>(v);
+    if constexpr (Called)
+      return silu_narrow_rest<E>(v);
+    else
+      return silu_narrow_rest_call<E>(v);
   };
   const uint32_t na = fabsf(a) <= kSiluFastMax && vt::math::bf16_word_clear(ta, kSiluSlack) ? ta >> 16 : rest(a);
   const uint32_t nb = fabsf(b) <= kSiluFastMax && vt::math::bf16_word_clear(tb, kSiluSlack) ? tb >> 16 : rest(b);
@@ -335,8 +338,8 @@ __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
     // what it leaves exact: 1.26 times as fast as the first estimate at T = 16384, and 1.13
     // against the first with the second behind it; the pair's one conversion, 1.11 more (H200,
     // seventeenth session).
-    p.clear = in_range & f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b),
-                                                   kSiluRefinedSlack, &p.pair);
+    p.clear = in_range &
+              f16_pair_if_clear_bounded(silu_estimate_refined(a), silu_estimate_refined(b), kSiluRefinedSlack, &p.pair);
   } else {  // the kernels that take neither (the update, other weights) were not timed with them
     uint16_t na = 0, nb = 0;
     p.clear = in_range & narrow_if_clear<E>(silu_estimate(a), kSiluSlack, &na) &

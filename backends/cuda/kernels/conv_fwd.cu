@@ -15,13 +15,13 @@ struct ConvFwdParams {
   View x, w, bias, out, state, his;
   const int32_t* slots;  // null: stateless
   const int32_t* qsl;
-  const int32_t* plan;   // pairs (sequence, first token); null: sequence_chunks mapping
+  const int32_t* plan;  // pairs (sequence, first token); null: sequence_chunks mapping
   int64_t T, C, N, S, chunk;
   int64_t programs;     // along tokens: the grid's y times z may hold more
   int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
-  int guided;  // guided programs (geo::guided_program), the staged ring only ...
+  int guided;            // guided programs (geo::guided_program), the staged ring only ...
   geo::GuidedTail tail;  // ... with this tail
 };
 
@@ -73,7 +73,8 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
     s->n = sequence_of_program_warp(k, p);
   } else {
     const int32_t* qsl = p.qsl;
-    s->n = geo::sequence_of_program(k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift});
+    s->n = geo::sequence_of_program(
+        k, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, geo::Pow2Chunk{p.chunk_shift});
   }
   // Without a slot or has_initial_state their loads read qsl[n] instead: a branch around
   // a load lets it sink below the tests on qsl, and so wait for qsl.
@@ -190,7 +191,8 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
     const char* const src = xblock + (t + c * kTokens + warp * kRowsPerWarp) * p.x.s0;
     mbar_expect_bytes(b, kRowsPerWarp * kRowBytes);
 #pragma unroll
-    for (int u = 0; u < kRowsPerWarp; ++u) bulk_copy_to_shared(dst + u * geo::kBlockThreads, src + u * p.x.s0, kRowBytes, b);
+    for (int u = 0; u < kRowsPerWarp; ++u)
+      bulk_copy_to_shared(dst + u * geo::kBlockThreads, src + u * p.x.s0, kRowBytes, b);
   };
   if (threadIdx.x == 0) {
     for (int i = 0; i < kStages; ++i) {
@@ -210,7 +212,8 @@ __device__ __forceinline__ int64_t staged_sweep(const ConvFwdParams& p, const Se
     const uint32_t* const src = xs + buf * kTokens * geo::kBlockThreads + threadIdx.x;
     const int64_t t0 = t + c * kTokens;
 #pragma unroll
-    for (int u0 = 0; u0 < kTokens; u0 += kBatch) step_shared_rows<Pk, kBatch>(src + u0 * geo::kBlockThreads, t0 + u0, step);
+    for (int u0 = 0; u0 < kTokens; u0 += kBatch)
+      step_shared_rows<Pk, kBatch>(src + u0 * geo::kBlockThreads, t0 + u0, step);
     mbar_arrive(&empty[buf]);  // this thread has read the stage
     if (lane == 0) {
       // The previous stage's buffer is refilled once every thread has read it: a warp runs up
@@ -257,7 +260,8 @@ __device__ __forceinline__ void whole_issue(const ConvFwdParams& p, const Segmen
   const char* const xblock = block_x<Pk>(p, s);
   if (threadIdx.x == 0) mbar_expect_bytes(b.full, static_cast<uint32_t>(rows) * kRowBytes);
   if (threadIdx.x < rows)
-    bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes, b.full);
+    bulk_copy_to_shared(b.xs + threadIdx.x * geo::kBlockThreads, xblock + (t + threadIdx.x) * p.x.s0, kRowBytes,
+                        b.full);
 }
 // Block-uniform: false (nothing issued) where the block reaches past C.
 template <class Pk>
@@ -312,7 +316,8 @@ __device__ __forceinline__ int64_t whole_sweep(const ConvFwdParams& p, const Seg
 // Whole (with StageX, Vec = 2): x a whole program at a time instead (whole_start, whole_sweep;
 // geo::conv_fwd_stages_whole), 80 registers and 6 blocks as StageX, 36 KiB of shared memory.
 template <int K, Elem X, int Vec, bool DenseW = false, bool StageX = false, bool WarpSearch = false, bool Whole = false>
-__global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1) conv_fwd_window_kernel(const ConvFwdParams p) {
+__global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8) : 1)
+    conv_fwd_window_kernel(const ConvFwdParams p) {
   after_prior_grids();
   constexpr int W = K - 1;
   constexpr int kBatch = 8;
@@ -341,13 +346,15 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
     if (live) wbits = __ldg(reinterpret_cast<const WBits*>(p.w.base + c0 * (K * eb)));
     if (live && p.bias.base) bbits = __ldg(reinterpret_cast<const BBits*>(p.bias.base + c0 * eb));
   } else {
-    load_bits<Vec * K>(p.w.dtype, wbits, [&](int) { return live; },
-                       [&](int e) { return p.w.base + chan(e / K) * p.w.s0 + (e % K) * p.w.s1; });
-    load_bits<Vec>(p.bias.dtype, bbits, [&](int) { return live && p.bias.base != nullptr; },
-                   [&](int i) { return p.bias.base + chan(i) * p.bias.s0; });
+    load_bits<Vec * K>(
+        p.w.dtype, wbits, [&](int) { return live; },
+        [&](int e) { return p.w.base + chan(e / K) * p.w.s0 + (e % K) * p.w.s1; });
+    load_bits<Vec>(
+        p.bias.dtype, bbits, [&](int) { return live && p.bias.base != nullptr; },
+        [&](int i) { return p.bias.base + chan(i) * p.bias.s0; });
   }
   Segment s;
-  if (!find_segment<WarpSearch, StageX && !Whole>(p, program_index(), &s) || !live) return;
+  if (!find_segment<WarpSearch, (StageX && !Whole)>(p, program_index(), &s) || !live) return;
   [[maybe_unused]] bool whole = false;  // x of this program is on its way to shared memory (Whole)
 #if __CUDA_ARCH__ >= 900
   if constexpr (Whole && Vec == 2) whole = whole_start<Pk>(p, s);
@@ -434,8 +441,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
     if constexpr (decltype(packed_silu)::value) {
       Pk pk;
       constexpr bool second = X != Elem::f32 && DenseW, call = decltype(rare_call)::value;
-      constexpr SiluRare rare = second ? (call ? SiluRare::second_call : SiluRare::second)
-                                       : (call ? SiluRare::exact_call : SiluRare::exact);
+      constexpr SiluRare rare =
+          second ? (call ? SiluRare::second_call : SiluRare::second) : (call ? SiluRare::exact_call : SiluRare::exact);
       silu_narrow_packet<X, Vec, rare>(acc, pk);
       store_packet(orow + c0 * static_cast<int64_t>(sizeof(typename Pk::raw)), pk);
     } else if (Vec > 1 && p.vector_store) {  // the output has x's element type
@@ -537,7 +544,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
   after_prior_grids();
   constexpr int K = 4, W = K - 1, R = Chunk + W;  // R: the rows a program reads
   using Pk = Packet<X, 2>;
-  static_assert(Pk::kBytes == 4, "a thread's weights are one 16-byte word, its bias and each row's pair one 32-bit word");
+  static_assert(Pk::kBytes == 4,
+                "a thread's weights are one 16-byte word, its bias and each row's pair one 32-bit word");
   constexpr uint32_t eb = sizeof(typename ElemTraits<X>::raw);
   const uint32_t c0 = (blockIdx.x * geo::kBlockThreads + threadIdx.x) * 2;  // C is even here
   const uint32_t T = static_cast<uint32_t>(p.T), first = blockIdx.y * Chunk;
@@ -636,7 +644,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
       }
 #pragma unroll
       for (int u = 0; u < Chunk; ++u)
-        if (live && first + u < T) *reinterpret_cast<uint32_t*>(ocol + static_cast<uint64_t>(first + u) * os) = words[u];
+        if (live && first + u < T)
+          *reinterpret_cast<uint32_t*>(ocol + static_cast<uint64_t>(first + u) * os) = words[u];
     } else {
       // A token at a time, SiLU's rare path as a call: inlined it made the kernel an eighth
       // longer, and the call was 1.02 times as fast at T = 128 (nineteenth session).
@@ -675,8 +684,10 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
       for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
     }
   };
-  if (roller) finish(std::true_type{});
-  else finish(std::false_type{});
+  if (roller)
+    finish(std::true_type{});
+  else
+    finish(std::false_type{});
 }
 
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
@@ -711,8 +722,10 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_tiled_kernel(cons
 // Whether the two-channel kernel's weights and bias load as packets (DenseW above).
 bool dense_weights(const View& w, const View& bias, int x_dtype, int K, int vec) {
   const int64_t e = dtype_bytes(x_dtype), row = K * e;
-  const bool wd = w.dtype == x_dtype && w.s1 == e && w.s0 == row && reinterpret_cast<uintptr_t>(w.base) % (vec * row) == 0;
-  const bool bd = !bias.base || (bias.dtype == x_dtype && bias.s0 == e && reinterpret_cast<uintptr_t>(bias.base) % (vec * e) == 0);
+  const bool wd =
+      w.dtype == x_dtype && w.s1 == e && w.s0 == row && reinterpret_cast<uintptr_t>(w.base) % (vec * row) == 0;
+  const bool bd =
+      !bias.base || (bias.dtype == x_dtype && bias.s0 == e && reinterpret_cast<uintptr_t>(bias.base) % (vec * e) == 0);
   return wd && bd;
 }
 
@@ -740,14 +753,17 @@ bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, co
 }
 
 template <int K, Elem X>
-void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block, const Stream& s) {
+void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block,
+                   const Stream& s) {
   constexpr int kFull = geo::kMaxVectorBytes / sizeof(typename ElemTraits<X>::raw);
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
       if (one_sequence_fits(p, g, grid, dense)) {
-        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
-        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
+        if (g.chunk == 4)
+          launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
+        else
+          launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
         return;
       }
       const bool warp = conv_fwd_warp_search(p);
@@ -757,21 +773,30 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
         launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, false, true>, grid, block, 0, s, p);
       else if (g.stage_whole)
         launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true, false, true>, grid, block, 0, s, p);
-      else if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
-      else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
-      else if (dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
-      else if (dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
-      else if (warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, false, true>, grid, block, 0, s, p);
-      else launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
+      else if (g.stage_x && dense)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
+      else if (g.stage_x)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
+      else if (dense && warp)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
+      else if (dense)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
+      else if (warp)
+        launch_kernel(conv_fwd_window_kernel<K, X, 2, false, false, true>, grid, block, 0, s, p);
+      else
+        launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
       return;
     }
   }
-  if (g.vec == kFull) launch_kernel(conv_fwd_window_kernel<K, X, kFull>, grid, block, 0, s, p);
-  else launch_kernel(conv_fwd_window_kernel<K, X, 1>, grid, block, 0, s, p);
+  if (g.vec == kFull)
+    launch_kernel(conv_fwd_window_kernel<K, X, kFull>, grid, block, 0, s, p);
+  else
+    launch_kernel(conv_fwd_window_kernel<K, X, 1>, grid, block, 0, s, p);
 }
 
 template <int K>
-void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, int x_dtype, const Stream& s) {
+void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, int x_dtype,
+                  const Stream& s) {
   const dim3 block(static_cast<unsigned>(g.block));
   if (g.variant == geo::ConvFwdVariant::tiled) {
     launch_kernel(conv_fwd_tiled_kernel<K>, grid, block, static_cast<size_t>(g.shared_bytes), s, p);
@@ -784,9 +809,7 @@ void launch_width(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const d
   }
 }
 
-bool aligned(const View& v, int bytes) {
-  return reinterpret_cast<uintptr_t>(v.base) % bytes == 0 && v.s0 % bytes == 0;
-}
+bool aligned(const View& v, int bytes) { return reinterpret_cast<uintptr_t>(v.base) % bytes == 0 && v.s0 % bytes == 0; }
 
 // 128-token programs without a plan: on the H200 against 64, 2% faster at 16k tokens and 2
 // to 3% on 256 short sequences, shorter shapes unchanged (docs/benchmarks.md, ninth session).
@@ -794,7 +817,8 @@ bool aligned(const View& v, int bytes) {
 inline constexpr int64_t kMinSequenceChunk = 4;
 inline constexpr int64_t kMaxSequenceChunk = 128;
 
-geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw, bool bulk_copies) {
+geo::ConvFwdGeometry conv_fwd_geometry_of(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwitches& sw,
+                                          bool bulk_copies) {
   const View x = view_of(a.x), out = view_of(a.out);
   geo::ConvFwdShape shape;
   shape.tokens = a.num_tokens;
@@ -839,7 +863,8 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.his = view_of(a.has_initial_state);
   p.slots = reinterpret_cast<const int32_t*>(view_of(a.state_indices).base);
   p.qsl = reinterpret_cast<const int32_t*>(view_of(a.query_start_loc).base);
-  p.plan = g.mapping == geo::ConvMapping::plan_items ? reinterpret_cast<const int32_t*>(view_of(a.plan->items).base) : nullptr;
+  p.plan = g.mapping == geo::ConvMapping::plan_items ? reinterpret_cast<const int32_t*>(view_of(a.plan->items).base)
+                                                     : nullptr;
   p.T = a.num_tokens;
   p.C = a.channels;
   p.N = a.num_seqs;
@@ -854,14 +879,29 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.guided = g.guided;
   p.tail = g.tail;
   switch (a.width) {
-    case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
-    case 3: launch_width<3>(p, g, grid, a.x.dtype, stream); break;
-    case 4: launch_width<4>(p, g, grid, a.x.dtype, stream); break;
-    case 5: launch_width<5>(p, g, grid, a.x.dtype, stream); break;
-    case 6: launch_width<6>(p, g, grid, a.x.dtype, stream); break;
-    case 7: launch_width<7>(p, g, grid, a.x.dtype, stream); break;
-    case 8: launch_width<8>(p, g, grid, a.x.dtype, stream); break;
-    default: return launch_error("causal_conv1d_fwd: K outside 2..8");
+    case 2:
+      launch_width<2>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 3:
+      launch_width<3>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 4:
+      launch_width<4>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 5:
+      launch_width<5>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 6:
+      launch_width<6>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 7:
+      launch_width<7>(p, g, grid, a.x.dtype, stream);
+      break;
+    case 8:
+      launch_width<8>(p, g, grid, a.x.dtype, stream);
+      break;
+    default:
+      return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   return launch_status("causal_conv1d_fwd");
 }

@@ -25,10 +25,14 @@ __device__ __forceinline__ float word_float(const uint4& w, int e) {
 }
 __device__ __forceinline__ void set_word_float(uint4& w, int e, float v) {
   const uint32_t u = __float_as_uint(v);
-  if (e == 0) w.x = u;
-  else if (e == 1) w.y = u;
-  else if (e == 2) w.z = u;
-  else w.w = u;
+  if (e == 0)
+    w.x = u;
+  else if (e == 1)
+    w.y = u;
+  else if (e == 2)
+    w.z = u;
+  else
+    w.w = u;
 }
 
 template <int K>
@@ -165,8 +169,8 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // addressed with compile-time indices under run-time guards so that it never goes to memory.
 constexpr int kMaxWidth = 8;
 
-__global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_generic_kernel(const ConvUpdateParams p,
-                                                                                               int K) {
+__global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads)
+    conv_update_generic_kernel(const ConvUpdateParams p, int K) {
   after_prior_grids();
   const int W = K - 1;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -209,28 +213,35 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
   auto on = [](const void* base, int64_t bytes) { return reinterpret_cast<uintptr_t>(base) % bytes == 0; };
   const int64_t xe = dtype_bytes(a.x.dtype), oe = dtype_bytes(a.out.dtype);
   const bool io = a.out.dtype == a.x.dtype && on(x.base, pk) && on(out.base, pk) && (a.x_seq_stride * xe) % pk == 0 &&
-                  (a.x_tok_stride * xe) % pk == 0 && (a.out_seq_stride * oe) % pk == 0 && (a.out_tok_stride * oe) % pk == 0;
+                  (a.x_tok_stride * xe) % pk == 0 && (a.out_seq_stride * oe) % pk == 0 &&
+                  (a.out_tok_stride * oe) % pk == 0;
   const int64_t W = a.width - 1;
   const bool state = f32_state_rows(st, W) && on(st.base, 16) && st.s0 % 16 == 0;
   // Weights with dense rows and the bias dense (its dtype is the weights'), on packet bounds.
   const int64_t we = dtype_bytes(a.weight.dtype), wpk = vt::ops::geometry::kUpdateVec * we;
-  const bool weights = (a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32) && a.weight.strides[0] == a.width &&
-                       on(view_of(a.weight).base, wpk) &&
+  const bool weights = (a.weight.dtype == a.x.dtype || a.weight.dtype == VT_DTYPE_F32) &&
+                       a.weight.strides[0] == a.width && on(view_of(a.weight).base, wpk) &&
                        (!a.bias.mem || (a.bias.strides[0] == 1 && on(view_of(a.bias).base, wpk)));
   return io && state && weights;
 }
 
 template <int K, Elem X>
 void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
-  if (wf32) launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
-  else launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
+  if (wf32)
+    launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
+  else
+    launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
 }
 
 template <int K>
-void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
-  if (x_dtype == VT_DTYPE_F32) launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
-  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
-  else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
+void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block,
+                  const Stream& stream) {
+  if (x_dtype == VT_DTYPE_F32)
+    launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
+  else if (x_dtype == VT_DTYPE_F16)
+    launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
+  else
+    launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
 }
 
 }  // namespace
@@ -258,7 +269,8 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   p.out_seq = a.out_seq_stride * dtype_bytes(a.out.dtype);
   p.out_tok = a.out_tok_stride * dtype_bytes(a.out.dtype);
   p.silu = a.activation == VT_ACTIVATION_SILU;
-  const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y)), block(static_cast<unsigned>(g.block));
+  const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y)),
+      block(static_cast<unsigned>(g.block));
   if (a.width < 2 || a.width > kMaxWidth) return launch_error("causal_conv1d_update: K outside 2..8");
   if (g.variant == geo::ConvUpdateVariant::generic) {
     launch_kernel(conv_update_generic_kernel, grid, block, 0, stream, p, static_cast<int>(a.width));
@@ -267,26 +279,56 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   if (g.vec == geo::kUpdateVec) {
     const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
     switch (a.width) {
-      case 2: launch_words<2>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 3: launch_words<3>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 4: launch_words<4>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 5: launch_words<5>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 6: launch_words<6>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 7: launch_words<7>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 8: launch_words<8>(p, a.x.dtype, wf32, grid, block, stream); break;
-      default: return launch_error("causal_conv1d_update: K outside 2..8");
+      case 2:
+        launch_words<2>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 3:
+        launch_words<3>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 4:
+        launch_words<4>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 5:
+        launch_words<5>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 6:
+        launch_words<6>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 7:
+        launch_words<7>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      case 8:
+        launch_words<8>(p, a.x.dtype, wf32, grid, block, stream);
+        break;
+      default:
+        return launch_error("causal_conv1d_update: K outside 2..8");
     }
     return launch_status("causal_conv1d_update");
   }
   switch (a.width) {
-    case 2: launch_kernel(conv_update_kernel<2>, grid, block, 0, stream, p); break;
-    case 3: launch_kernel(conv_update_kernel<3>, grid, block, 0, stream, p); break;
-    case 4: launch_kernel(conv_update_kernel<4>, grid, block, 0, stream, p); break;
-    case 5: launch_kernel(conv_update_kernel<5>, grid, block, 0, stream, p); break;
-    case 6: launch_kernel(conv_update_kernel<6>, grid, block, 0, stream, p); break;
-    case 7: launch_kernel(conv_update_kernel<7>, grid, block, 0, stream, p); break;
-    case 8: launch_kernel(conv_update_kernel<8>, grid, block, 0, stream, p); break;
-    default: return launch_error("causal_conv1d_update: K outside 2..8");
+    case 2:
+      launch_kernel(conv_update_kernel<2>, grid, block, 0, stream, p);
+      break;
+    case 3:
+      launch_kernel(conv_update_kernel<3>, grid, block, 0, stream, p);
+      break;
+    case 4:
+      launch_kernel(conv_update_kernel<4>, grid, block, 0, stream, p);
+      break;
+    case 5:
+      launch_kernel(conv_update_kernel<5>, grid, block, 0, stream, p);
+      break;
+    case 6:
+      launch_kernel(conv_update_kernel<6>, grid, block, 0, stream, p);
+      break;
+    case 7:
+      launch_kernel(conv_update_kernel<7>, grid, block, 0, stream, p);
+      break;
+    case 8:
+      launch_kernel(conv_update_kernel<8>, grid, block, 0, stream, p);
+      break;
+    default:
+      return launch_error("causal_conv1d_update: K outside 2..8");
   }
   return launch_status("causal_conv1d_update");
 }

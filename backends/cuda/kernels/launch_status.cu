@@ -11,6 +11,8 @@ vt_status launch_status(const char* op) {
   return check(e, (std::string(op) + ": kernel launch").c_str());
 }
 
-vt_status launch_error(const char* message) { return fail(VT_STATUS_INVALID_ARGUMENT, std::string("cuda: ") + message); }
+vt_status launch_error(const char* message) {
+  return fail(VT_STATUS_INVALID_ARGUMENT, std::string("cuda: ") + message);
+}
 
 }  // namespace vt::cuda::kern

@@ -38,8 +38,8 @@ __device__ __forceinline__ float inverse_norm(float sum_sq, float eps) {
 // squares, then x * (1 / sqrt(sum_sq + eps)), or a plain copy.
 template <int R>
 __device__ __forceinline__ void l2_rows(const char* in, int64_t in_row, int in_dtype, int64_t in_step, char* out,
-                                        int64_t out_row, int out_dtype, int64_t out_step, int rows, int64_t d, float eps,
-                                        int normalise, int lane) {
+                                        int64_t out_row, int out_dtype, int64_t out_step, int rows, int64_t d,
+                                        float eps, int normalise, int lane) {
   float x[R][kMaxPerLane];
 #pragma unroll
   for (int r = 0; r < R; ++r)
@@ -101,13 +101,16 @@ struct PostConvParams {
 __device__ __forceinline__ void copy_v_part(const PostConvParams& p, int64_t t, int64_t h, int64_t j, bool words) {
   const char* vin = p.conv_out.base + t * p.conv_out.s0 + (2 * p.Hk * p.Dk + h * p.Dv) * p.conv_out.s1;
   char* vout = p.v.base + t * p.v.s0 + h * p.v.s1;
-  if (words) reinterpret_cast<uint4*>(vout)[j] = __ldg(reinterpret_cast<const uint4*>(vin) + j);
-  else store(p.v.dtype, vout + j * p.v.s2, load(p.conv_out.dtype, vin + j * p.conv_out.s1));
+  if (words)
+    reinterpret_cast<uint4*>(vout)[j] = __ldg(reinterpret_cast<const uint4*>(vin) + j);
+  else
+    store(p.v.dtype, vout + j * p.v.s2, load(p.conv_out.dtype, vin + j * p.conv_out.s1));
 }
 
 // g = -(exp(A_log) * softplus(a + dt_bias)), beta = sigmoid(b): the reference's order.
 __device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, int64_t h) {
-  const float u = load(p.a.dtype, p.a.base + t * p.a.s0 + h * p.a.s1) + load(VT_DTYPE_F32, p.dt_bias.base + h * p.dt_bias.s0);
+  const float u =
+      load(p.a.dtype, p.a.base + t * p.a.s0 + h * p.a.s1) + load(VT_DTYPE_F32, p.dt_bias.base + h * p.dt_bias.s0);
   const float sp = vt::math::softplus(u);
   const float ex = vt::math::exp(load(VT_DTYPE_F32, p.A_log.base + h * p.A_log.s0));
   store(VT_DTYPE_F32, p.g.base + t * p.g.s0 + h * p.g.s1, -(ex * sp));
@@ -130,15 +133,16 @@ __device__ __forceinline__ void store_elem(char* p, float v) {
 // reduction. Each row: the canonical sum of squares, then x * (1 / sqrt(sum_sq + eps)), or a
 // plain copy.
 template <Elem X, Elem Q, int R, int M, class OutRow>
-__device__ __forceinline__ void l2_group(const char* in, int64_t in_row, int rows, int64_t d, const OutRow& out_of, float eps,
-                                         int normalise, int lane) {
+__device__ __forceinline__ void l2_group(const char* in, int64_t in_row, int rows, int64_t d, const OutRow& out_of,
+                                         float eps, int normalise, int lane) {
   float x[R][M];
 #pragma unroll
   for (int r = 0; r < R; ++r)
 #pragma unroll
     for (int m = 0; m < M; ++m) {
       const int64_t i = lane + 32 * m;
-      x[r][m] = (r < rows && i < d) ? load_elem<X>(in + r * in_row + i * int64_t{sizeof(typename ElemTraits<X>::raw)}) : 0.0f;
+      x[r][m] =
+          (r < rows && i < d) ? load_elem<X>(in + r * in_row + i * int64_t{sizeof(typename ElemTraits<X>::raw)}) : 0.0f;
     }
 #pragma unroll
   for (int r = 0; r < R; ++r) {
@@ -152,7 +156,8 @@ __device__ __forceinline__ void l2_group(const char* in, int64_t in_row, int row
 #pragma unroll
     for (int m = 0; m < M; ++m) {
       const int64_t i = lane + 32 * m;
-      if (i < d) store_elem<Q>(out + i * int64_t{sizeof(typename ElemTraits<Q>::raw)}, normalise ? x[r][m] * scale : x[r][m]);
+      if (i < d)
+        store_elem<Q>(out + i * int64_t{sizeof(typename ElemTraits<Q>::raw)}, normalise ? x[r][m] * scale : x[r][m]);
     }
   }
 }
@@ -169,8 +174,8 @@ __device__ __forceinline__ char* qk_out(const PostConvParams& p, int64_t t, int6
 // (lane j takes lane j + s/E's), the rest inside the row's first lane. Every lane of the warp
 // calls this (the shuffles span the warp); `real` says whether this lane's row exists.
 template <Elem X, Elem Q, int M>
-__device__ __forceinline__ void l2_chunked_row(const char* in, char* out, bool real, int64_t d, float eps, int normalise,
-                                               int lane) {
+__device__ __forceinline__ void l2_chunked_row(const char* in, char* out, bool real, int64_t d, float eps,
+                                               int normalise, int lane) {
   constexpr int E = 16 / sizeof(typename ElemTraits<X>::raw);
   constexpr int G = 32 / E;
   constexpr int kOutPerWord = 16 / sizeof(typename ElemTraits<Q>::raw);
@@ -294,7 +299,9 @@ __global__ void __launch_bounds__(kThreads, 4) post_conv_kernel(const PostConvPa
 // VW: v words a thread loads up front, the row's share (launch_per_token_as); holding two
 // leaves room for a fourth block an SM at Dk <= 128.
 template <Elem X, Elem Q, int M, int VW>
-__global__ void __launch_bounds__(kThreads, M > 4 ? 2 : VW <= 2 ? 4 : 3) post_conv_chunked_kernel(const PostConvParams p) {
+__global__ void __launch_bounds__(kThreads, M > 4     ? 2
+                                            : VW <= 2 ? 4
+                                                      : 3) post_conv_chunked_kernel(const PostConvParams p) {
   after_prior_grids();
   constexpr int G = 32 * sizeof(typename ElemTraits<X>::raw) / 16;  // lanes a row
   constexpr int kRowsPerPass = kThreads / G;
@@ -308,14 +315,15 @@ __global__ void __launch_bounds__(kThreads, M > 4 ? 2 : VW <= 2 ? 4 : 3) post_co
   auto pass = [&](int64_t r0) {  // rows r0 .. r0 + kRowsPerPass - 1, row r0 + threadIdx.x / G here
     const int64_t r = r0 + threadIdx.x / G;
     const bool real = r < qk_rows;
-    l2_chunked_row<X, Q, M>(row + (real ? r : 0) * p.Dk * xb, real ? qk_out(p, t, r) : nullptr, real, p.Dk, p.eps, p.normalise,
-                            lane);
+    l2_chunked_row<X, Q, M>(row + (real ? r : 0) * p.Dk * xb, real ? qk_out(p, t, r) : nullptr, real, p.Dk, p.eps,
+                            p.normalise, lane);
   };
 
   VRowCopy<VW> v;
   v.start(p, t, xb);
 
-  if (threadIdx.x < row_threads) pass(0);
+  if (threadIdx.x < row_threads)
+    pass(0);
   else if (p.gate)
     for (int64_t h = threadIdx.x - row_threads; h < p.Hv; h += kThreads - row_threads) gate_head(p, t, h);
   for (int64_t r0 = kRowsPerPass; r0 < qk_rows; r0 += kRowsPerPass)
@@ -348,12 +356,12 @@ __global__ void __launch_bounds__(32 * vt::ops::geometry::kTileWarps) post_conv_
     const char* in = p.conv_out.base + t * p.conv_out.s0 + slot * p.Dk * p.conv_out.s1;
     char* out = dst.base + t * dst.s0 + h * dst.s1;
     if (p.Dk <= 32 * kMaxPerLane) {
-      l2_rows<kPerWarp>(in, p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out, dst.s0, dst.dtype, dst.s2, rows, p.Dk, p.eps,
-                        p.normalise, lane);
+      l2_rows<kPerWarp>(in, p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out, dst.s0, dst.dtype, dst.s2, rows, p.Dk,
+                        p.eps, p.normalise, lane);
     } else {
       for (int r = 0; r < rows; ++r)
-        l2_row(in + r * p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out + r * dst.s0, dst.dtype, dst.s2, p.Dk, p.eps,
-               p.normalise, lane);
+        l2_row(in + r * p.conv_out.s0, p.conv_out.dtype, p.conv_out.s1, out + r * dst.s0, dst.dtype, dst.s2, p.Dk,
+               p.eps, p.normalise, lane);
     }
   } else if (slot < qk_slots + v_slots) {
     const int64_t h = slot - qk_slots;
@@ -381,32 +389,43 @@ __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
   const int64_t i = r / p.inner, j = r % p.inner;
   const char* in = p.rank3 ? p.in.base + i * p.in.s0 + j * p.in.s1 : p.in.base + j * p.in.s0;
   char* out = p.rank3 ? p.out.base + i * p.out.s0 + j * p.out.s1 : p.out.base + j * p.out.s0;
-  l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1, lane);
+  l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1,
+         lane);
 }
 
 template <Elem X, Elem Q>
 void launch_per_token_as(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   const bool short_rows = p.Dk <= 32 * 4;
   const bool two_v_words = p.Hv * p.Dv * int64_t{sizeof(typename ElemTraits<X>::raw)} <= 2 * 16 * kThreads;
-  if (p.qk_chunks && short_rows && two_v_words) launch_kernel(post_conv_chunked_kernel<X, Q, 4, 2>, grid, kThreads, 0, stream, p);
-  else if (p.qk_chunks && short_rows) launch_kernel(post_conv_chunked_kernel<X, Q, 4, 4>, grid, kThreads, 0, stream, p);
-  else if (p.qk_chunks) launch_kernel(post_conv_chunked_kernel<X, Q, 8, 4>, grid, kThreads, 0, stream, p);
-  else if (short_rows) launch_kernel(post_conv_kernel<X, Q, 4>, grid, kThreads, 0, stream, p);
-  else launch_kernel(post_conv_kernel<X, Q, 8>, grid, kThreads, 0, stream, p);
+  if (p.qk_chunks && short_rows && two_v_words)
+    launch_kernel(post_conv_chunked_kernel<X, Q, 4, 2>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks && short_rows)
+    launch_kernel(post_conv_chunked_kernel<X, Q, 4, 4>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks)
+    launch_kernel(post_conv_chunked_kernel<X, Q, 8, 4>, grid, kThreads, 0, stream, p);
+  else if (short_rows)
+    launch_kernel(post_conv_kernel<X, Q, 4>, grid, kThreads, 0, stream, p);
+  else
+    launch_kernel(post_conv_kernel<X, Q, 8>, grid, kThreads, 0, stream, p);
 }
 
 // q, k and v are f32 or conv_out's type; without the split (gating only) neither matters.
 template <Elem X>
 void launch_per_token_from(const PostConvParams& p, const dim3& grid, const Stream& stream) {
-  if (p.split && p.q.dtype == VT_DTYPE_F32) launch_per_token_as<X, Elem::f32>(p, grid, stream);
-  else launch_per_token_as<X, X>(p, grid, stream);
+  if (p.split && p.q.dtype == VT_DTYPE_F32)
+    launch_per_token_as<X, Elem::f32>(p, grid, stream);
+  else
+    launch_per_token_as<X, X>(p, grid, stream);
 }
 
 void launch_per_token(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   const int x = p.split ? p.conv_out.dtype : VT_DTYPE_BF16;
-  if (x == VT_DTYPE_F32) launch_per_token_from<Elem::f32>(p, grid, stream);
-  else if (x == VT_DTYPE_F16) launch_per_token_from<Elem::f16>(p, grid, stream);
-  else launch_per_token_from<Elem::bf16>(p, grid, stream);
+  if (x == VT_DTYPE_F32)
+    launch_per_token_from<Elem::f32>(p, grid, stream);
+  else if (x == VT_DTYPE_F16)
+    launch_per_token_from<Elem::f16>(p, grid, stream);
+  else
+    launch_per_token_from<Elem::bf16>(p, grid, stream);
 }
 
 vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::PostConvSwitches& sw, const Stream& stream,
@@ -418,8 +437,10 @@ vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::Post
   if (g.grid_x == 0) return VT_OK;
   if (g.grid_x > 0x7fffffff || g.grid_y > 0xffff) return launch_error("post-conv: grid too large");
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
-  if (g.variant == geo::PostConvVariant::token_tile) launch_kernel(post_conv_tile_kernel, grid, static_cast<unsigned>(g.block), 0, stream, p);
-  else launch_per_token(p, grid, stream);
+  if (g.variant == geo::PostConvVariant::token_tile)
+    launch_kernel(post_conv_tile_kernel, grid, static_cast<unsigned>(g.block), 0, stream, p);
+  else
+    launch_per_token(p, grid, stream);
   return launch_status(op);
 }
 
@@ -427,8 +448,9 @@ vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::Post
 int v_bulk(const View& conv_out, const View& v, int64_t hv, int64_t dv) {
   const int64_t e = dtype_bytes(conv_out.dtype);
   const bool dense = conv_out.s1 == e && v.s2 == e && v.s1 == dv * e;
-  const bool aligned = reinterpret_cast<uintptr_t>(conv_out.base) % 16 == 0 && reinterpret_cast<uintptr_t>(v.base) % 16 == 0 &&
-                       conv_out.s0 % 16 == 0 && v.s0 % 16 == 0 && (hv * dv * e) % 16 == 0;
+  const bool aligned = reinterpret_cast<uintptr_t>(conv_out.base) % 16 == 0 &&
+                       reinterpret_cast<uintptr_t>(v.base) % 16 == 0 && conv_out.s0 % 16 == 0 && v.s0 % 16 == 0 &&
+                       (hv * dv * e) % 16 == 0;
   // The v block starts 2*Hk*Dk elements into the row; Dk is a multiple of 8, so 16 bytes
   // for 16-bit types and a multiple of 32 for f32.
   return dense && aligned && conv_out.dtype == v.dtype;
@@ -466,7 +488,8 @@ PostConvParams split_params(const vt_tensor& conv_out, const vt_tensor& q, const
 
 vt_status launch_post_conv(const vt_gdn_post_conv_args& a, const vt::ops::geometry::PostConvSwitches& sw,
                            const Stream& stream) {
-  PostConvParams p = split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
+  PostConvParams p =
+      split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   p.a = view_of(a.a);
   p.b = view_of(a.b);
   p.A_log = view_of(a.A_log);
@@ -479,7 +502,8 @@ vt_status launch_post_conv(const vt_gdn_post_conv_args& a, const vt::ops::geomet
   return launch(p, a.num_tokens, sw, stream, "gdn_post_conv");
 }
 
-vt_status launch_split(const vt_gdn_split_args& a, const vt::ops::geometry::PostConvSwitches& sw, const Stream& stream) {
+vt_status launch_split(const vt_gdn_split_args& a, const vt::ops::geometry::PostConvSwitches& sw,
+                       const Stream& stream) {
   const PostConvParams p =
       split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   return launch(p, a.num_tokens, sw, stream, "gdn_split");

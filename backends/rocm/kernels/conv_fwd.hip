@@ -1,8 +1,8 @@
 // causal_conv1d_fwd. A program is one (sequence, run of tokens) by a block of channel groups
-// (vt/ops/launch_geometry.hpp decides which); a thread owns `Vec` adjacent channels and slides their window of K inputs through the run
-// in registers. Per output: acc = bias, acc = fma(w[j], input[t-(K-1)+j], acc) oldest first,
-// then SiLU, exactly the reference. Only the program holding a sequence's first token reads
-// the old state, and it writes the rolled state too, so the write-back is race-free.
+// (vt/ops/launch_geometry.hpp decides which); a thread owns `Vec` adjacent channels and slides their window of K inputs
+// through the run in registers. Per output: acc = bias, acc = fma(w[j], input[t-(K-1)+j], acc) oldest first, then SiLU,
+// exactly the reference. Only the program holding a sequence's first token reads the old state, and it writes the
+// rolled state too, so the write-back is race-free.
 #include "common.hpp"
 #include "launch.hpp"
 
@@ -15,7 +15,7 @@ struct ConvFwdParams {
   View x, w, bias, out, state, his;
   const int32_t* slots;  // null: stateless
   const int32_t* qsl;
-  const int32_t* plan;   // pairs (sequence, first token); null: the sequence_chunks mapping
+  const int32_t* plan;  // pairs (sequence, first token); null: the sequence_chunks mapping
   int64_t T, C, N, S, chunk;
   int silu;
   int vector_store;  // out written `Vec` elements at a time
@@ -149,7 +149,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads) conv_fwd_kernel(const Conv
     if (n < 0 || n >= p.N) return;
   } else {
     const int32_t* qsl = p.qsl;
-    geo::sequence_chunk_of(item, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &n, &first);
+    geo::sequence_chunk_of(
+        item, [qsl](int64_t i) { return int64_t{qsl[i]}; }, p.N, p.T, p.chunk, &n, &first);
   }
   conv_run<K, X, Vec>(p, n, first, first + p.chunk, c0);
 }
@@ -213,7 +214,8 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwi
   p.his = view_of(a.has_initial_state);
   p.slots = reinterpret_cast<const int32_t*>(view_of(a.state_indices).base);
   p.qsl = reinterpret_cast<const int32_t*>(view_of(a.query_start_loc).base);
-  p.plan = g.mapping == geo::ConvMapping::plan_items ? reinterpret_cast<const int32_t*>(view_of(a.plan->items).base) : nullptr;
+  p.plan = g.mapping == geo::ConvMapping::plan_items ? reinterpret_cast<const int32_t*>(view_of(a.plan->items).base)
+                                                     : nullptr;
   p.T = a.num_tokens;
   p.C = a.channels;
   p.N = a.num_seqs;
@@ -223,14 +225,29 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwi
   p.vector_store = g.vector_store;
   bool launched = false;
   switch (a.width) {
-    case 2: launched = launch_width<2>(p, g, a.x.dtype, stream); break;
-    case 3: launched = launch_width<3>(p, g, a.x.dtype, stream); break;
-    case 4: launched = launch_width<4>(p, g, a.x.dtype, stream); break;
-    case 5: launched = launch_width<5>(p, g, a.x.dtype, stream); break;
-    case 6: launched = launch_width<6>(p, g, a.x.dtype, stream); break;
-    case 7: launched = launch_width<7>(p, g, a.x.dtype, stream); break;
-    case 8: launched = launch_width<8>(p, g, a.x.dtype, stream); break;
-    default: return launch_error("causal_conv1d_fwd: K outside 2..8");
+    case 2:
+      launched = launch_width<2>(p, g, a.x.dtype, stream);
+      break;
+    case 3:
+      launched = launch_width<3>(p, g, a.x.dtype, stream);
+      break;
+    case 4:
+      launched = launch_width<4>(p, g, a.x.dtype, stream);
+      break;
+    case 5:
+      launched = launch_width<5>(p, g, a.x.dtype, stream);
+      break;
+    case 6:
+      launched = launch_width<6>(p, g, a.x.dtype, stream);
+      break;
+    case 7:
+      launched = launch_width<7>(p, g, a.x.dtype, stream);
+      break;
+    case 8:
+      launched = launch_width<8>(p, g, a.x.dtype, stream);
+      break;
+    default:
+      return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   if (!launched) return launch_error("causal_conv1d_fwd: no kernel for the geometry's channels per thread");
   return launch_status("causal_conv1d_fwd");

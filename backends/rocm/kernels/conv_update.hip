@@ -55,7 +55,8 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, hipStream_t 
   // One channel a thread: this backend has no four-channel kernel (channels_in_words off).
   const geo::ConvUpdateGeometry g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, false});
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
-  if (!grid_fits(g.grid_x, g.grid_y, g.block)) return launch_error("causal_conv1d_update: more than 65535 sequences in one call");
+  if (!grid_fits(g.grid_x, g.grid_y, g.block))
+    return launch_error("causal_conv1d_update: more than 65535 sequences in one call");
   ConvUpdateParams p{};
   p.x = view_of(a.x);
   p.w = view_of(a.weight);
@@ -74,14 +75,29 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, hipStream_t 
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
   const dim3 block(static_cast<unsigned>(g.block));
   switch (a.width) {
-    case 2: hipLaunchKernelGGL(conv_update_kernel<2>, grid, block, 0, stream, p); break;
-    case 3: hipLaunchKernelGGL(conv_update_kernel<3>, grid, block, 0, stream, p); break;
-    case 4: hipLaunchKernelGGL(conv_update_kernel<4>, grid, block, 0, stream, p); break;
-    case 5: hipLaunchKernelGGL(conv_update_kernel<5>, grid, block, 0, stream, p); break;
-    case 6: hipLaunchKernelGGL(conv_update_kernel<6>, grid, block, 0, stream, p); break;
-    case 7: hipLaunchKernelGGL(conv_update_kernel<7>, grid, block, 0, stream, p); break;
-    case 8: hipLaunchKernelGGL(conv_update_kernel<8>, grid, block, 0, stream, p); break;
-    default: return launch_error("causal_conv1d_update: K outside 2..8");
+    case 2:
+      hipLaunchKernelGGL(conv_update_kernel<2>, grid, block, 0, stream, p);
+      break;
+    case 3:
+      hipLaunchKernelGGL(conv_update_kernel<3>, grid, block, 0, stream, p);
+      break;
+    case 4:
+      hipLaunchKernelGGL(conv_update_kernel<4>, grid, block, 0, stream, p);
+      break;
+    case 5:
+      hipLaunchKernelGGL(conv_update_kernel<5>, grid, block, 0, stream, p);
+      break;
+    case 6:
+      hipLaunchKernelGGL(conv_update_kernel<6>, grid, block, 0, stream, p);
+      break;
+    case 7:
+      hipLaunchKernelGGL(conv_update_kernel<7>, grid, block, 0, stream, p);
+      break;
+    case 8:
+      hipLaunchKernelGGL(conv_update_kernel<8>, grid, block, 0, stream, p);
+      break;
+    default:
+      return launch_error("causal_conv1d_update: K outside 2..8");
   }
   return launch_status("causal_conv1d_update");
 }

@@ -5,8 +5,12 @@
 
 namespace vt::rocm::kern {
 
-vt_status launch_status(const char* op) { return check(hipGetLastError(), (std::string(op) + ": kernel launch").c_str()); }
+vt_status launch_status(const char* op) {
+  return check(hipGetLastError(), (std::string(op) + ": kernel launch").c_str());
+}
 
-vt_status launch_error(const char* message) { return fail(VT_STATUS_INVALID_ARGUMENT, std::string("rocm: ") + message); }
+vt_status launch_error(const char* message) {
+  return fail(VT_STATUS_INVALID_ARGUMENT, std::string("rocm: ") + message);
+}
 
 }  // namespace vt::rocm::kern

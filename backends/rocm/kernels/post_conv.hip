@@ -82,7 +82,8 @@ struct PostConvParams {
 
 // g = -(exp(A_log) * softplus(a + dt_bias)), beta = sigmoid(b): the reference's order.
 __device__ __forceinline__ void gate_head(const PostConvParams& p, int64_t t, int64_t h) {
-  const float u = load(p.a.dtype, p.a.base + t * p.a.s0 + h * p.a.s1) + load(VT_DTYPE_F32, p.dt_bias.base + h * p.dt_bias.s0);
+  const float u =
+      load(p.a.dtype, p.a.base + t * p.a.s0 + h * p.a.s1) + load(VT_DTYPE_F32, p.dt_bias.base + h * p.dt_bias.s0);
   const float sp = vt::math::softplus(u);
   const float ex = vt::math::exp(load(VT_DTYPE_F32, p.A_log.base + h * p.A_log.s0));
   store(VT_DTYPE_F32, p.g.base + t * p.g.s0 + h * p.g.s1, -(ex * sp));
@@ -99,8 +100,8 @@ __global__ void __launch_bounds__(kThreads) post_conv_kernel(const PostConvParam
     for (int64_t r = group; r < 2 * p.Hk; r += kGroups) {  // q rows, then k rows
       const View& dst = r < p.Hk ? p.q : p.k;
       const int64_t h = r < p.Hk ? r : r - p.Hk;
-      l2_row(row + r * p.Dk * p.conv_out.s1, p.conv_out.dtype, p.conv_out.s1, dst.base + t * dst.s0 + h * dst.s1, dst.dtype,
-             dst.s2, p.Dk, p.eps, p.normalise, lane);
+      l2_row(row + r * p.Dk * p.conv_out.s1, p.conv_out.dtype, p.conv_out.s1, dst.base + t * dst.s0 + h * dst.s1,
+             dst.dtype, dst.s2, p.Dk, p.eps, p.normalise, lane);
     }
     const char* vin = row + 2 * p.Hk * p.Dk * p.conv_out.s1;
     char* vout = p.v.base + t * p.v.s0;
@@ -111,7 +112,8 @@ __global__ void __launch_bounds__(kThreads) post_conv_kernel(const PostConvParam
     } else {
       for (int64_t h = 0; h < p.Hv; ++h)
         for (int64_t d = threadIdx.x; d < p.Dv; d += kThreads)
-          store(p.v.dtype, vout + h * p.v.s1 + d * p.v.s2, load(p.conv_out.dtype, vin + (h * p.Dv + d) * p.conv_out.s1));
+          store(p.v.dtype, vout + h * p.v.s1 + d * p.v.s2,
+                load(p.conv_out.dtype, vin + (h * p.Dv + d) * p.conv_out.s1));
     }
   }
   if (p.gate)
@@ -133,7 +135,8 @@ __global__ void __launch_bounds__(kThreads) l2norm_kernel(const L2Params p) {
   const int64_t i = r / p.inner, j = r % p.inner;
   const char* in = p.rank3 ? p.in.base + i * p.in.s0 + j * p.in.s1 : p.in.base + j * p.in.s0;
   char* out = p.rank3 ? p.out.base + i * p.out.s0 + j * p.out.s1 : p.out.base + j * p.out.s0;
-  l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1, lane);
+  l2_row(in, p.in.dtype, p.rank3 ? p.in.s2 : p.in.s1, out, p.out.dtype, p.rank3 ? p.out.s2 : p.out.s1, p.dim, p.eps, 1,
+         lane);
 }
 
 vt_status launch(const PostConvParams& p, int64_t tokens, hipStream_t stream, const char* op) {
@@ -148,8 +151,9 @@ vt_status launch(const PostConvParams& p, int64_t tokens, hipStream_t stream, co
 int v_bulk(const View& conv_out, const View& v, int64_t hv, int64_t dv) {
   const int64_t e = dtype_bytes(conv_out.dtype);
   const bool dense = conv_out.s1 == e && v.s2 == e && v.s1 == dv * e;
-  const bool aligned = reinterpret_cast<uintptr_t>(conv_out.base) % 16 == 0 && reinterpret_cast<uintptr_t>(v.base) % 16 == 0 &&
-                       conv_out.s0 % 16 == 0 && v.s0 % 16 == 0 && (hv * dv * e) % 16 == 0;
+  const bool aligned = reinterpret_cast<uintptr_t>(conv_out.base) % 16 == 0 &&
+                       reinterpret_cast<uintptr_t>(v.base) % 16 == 0 && conv_out.s0 % 16 == 0 && v.s0 % 16 == 0 &&
+                       (hv * dv * e) % 16 == 0;
   return dense && aligned && conv_out.dtype == v.dtype;
 }
 
@@ -172,8 +176,8 @@ PostConvParams split_params(const vt_tensor& conv_out, const vt_tensor& q, const
 }
 
 // The gating part shared by gdn_post_conv and gdn_gating.
-void set_gates(PostConvParams& p, const vt_tensor& a, const vt_tensor& b, const vt_tensor& A_log, const vt_tensor& dt_bias,
-               const vt_tensor& g, const vt_tensor& beta, int64_t hv) {
+void set_gates(PostConvParams& p, const vt_tensor& a, const vt_tensor& b, const vt_tensor& A_log,
+               const vt_tensor& dt_bias, const vt_tensor& g, const vt_tensor& beta, int64_t hv) {
   p.a = view_of(a);
   p.b = view_of(b);
   p.A_log = view_of(A_log);
@@ -187,7 +191,8 @@ void set_gates(PostConvParams& p, const vt_tensor& a, const vt_tensor& b, const 
 }  // namespace
 
 vt_status launch_post_conv(const vt_gdn_post_conv_args& a, hipStream_t stream) {
-  PostConvParams p = split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
+  PostConvParams p =
+      split_params(a.conv_out, a.q_out, a.k_out, a.v_out, a.key_heads, a.value_heads, a.key_dim, a.value_dim);
   set_gates(p, a.a, a.b, a.A_log, a.dt_bias, a.g_out, a.beta_out, a.value_heads);
   p.eps = a.eps;
   p.normalise = a.l2norm != 0;
@@ -218,7 +223,8 @@ vt_status launch_l2norm(const vt_l2norm_args& a, hipStream_t stream) {
   const geo::RowGeometry g = geo::row_geometry(a.outer * a.inner);
   if (g.grid == 0) return VT_OK;
   if (!grid_fits(g.grid, 1, g.block)) return launch_error("l2norm: more than 2^27 rows in one call");
-  hipLaunchKernelGGL(l2norm_kernel, dim3(static_cast<unsigned>(g.grid)), dim3(static_cast<unsigned>(g.block)), 0, stream, p);
+  hipLaunchKernelGGL(l2norm_kernel, dim3(static_cast<unsigned>(g.grid)), dim3(static_cast<unsigned>(g.block)), 0,
+                     stream, p);
   return launch_status("l2norm");
 }
 

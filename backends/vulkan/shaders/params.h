@@ -50,10 +50,10 @@ struct TensorRef {
 /* flags of the conv shaders */
 #define VT_CONV_SILU 1u
 #define VT_CONV_BIAS 2u
-#define VT_CONV_STATEFUL 4u     /* conv_state and state_indices present */
-#define VT_CONV_INITIAL 8u      /* has_initial_state present */
-#define VT_CONV_PLAN 16u        /* programs are chunk-plan items */
-#define VT_CONV_SLOTS 32u       /* update: state_indices present */
+#define VT_CONV_STATEFUL 4u /* conv_state and state_indices present */
+#define VT_CONV_INITIAL 8u  /* has_initial_state present */
+#define VT_CONV_PLAN 16u    /* programs are chunk-plan items */
+#define VT_CONV_SLOTS 32u   /* update: state_indices present */
 
 /* causal_conv1d_fwd: bindings x 1, weight 2, bias 3, out 4, state 5, slots 6, initial 7,
  * query_start_loc 8, plan 9. Work group (channel block, program). */
@@ -106,7 +106,7 @@ struct RowsParams {
 #define VT_MATH_SIGMOID 6u
 #define VT_MATH_SILU 7u
 #define VT_MATH_SOFTPLUS 8u
-#define VT_MATH_TO_F16 9u   /* out = the f16 bits of a, widened back: low 16 bits the code */
+#define VT_MATH_TO_F16 9u /* out = the f16 bits of a, widened back: low 16 bits the code */
 #define VT_MATH_TO_BF16 10u
 #define VT_MATH_FROM_F16 11u /* a's low 16 bits as f16, widened to f32 */
 #define VT_MATH_FROM_BF16 12u

@@ -92,14 +92,14 @@ TEST(SiluNarrow, EveryInputNarrowsLikeTheReference) {
   check_every_input<<<132 * 16, 256>>>(t);
   ASSERT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::cout << "2^32 inputs: bf16 wrong " << t->bf16_wrong << ", f16 wrong " << t->f16_wrong << ", pairs unlike singles "
-            << t->pair_wrong << "; for |x| <= "
-            << kSiluFastMax << " (" << t->fast_inputs << " inputs) the estimate lies within " << t->max_steps
-            << " steps of silu(x) (slack " << kSiluSlack << ") and the second within " << t->max_refined_steps
-            << " (slack " << kSiluRefinedSlack << "); bf16 second estimate for " << t->bf16_second << " ("
-            << 100.0 * static_cast<double>(t->bf16_second) / static_cast<double>(t->fast_inputs) << "%), exact path for "
-            << t->bf16_exact_path << " (" << 100.0 * static_cast<double>(t->bf16_exact_path) / static_cast<double>(t->fast_inputs)
-            << "%)\n";
+  std::cout << "2^32 inputs: bf16 wrong " << t->bf16_wrong << ", f16 wrong " << t->f16_wrong
+            << ", pairs unlike singles " << t->pair_wrong << "; for |x| <= " << kSiluFastMax << " (" << t->fast_inputs
+            << " inputs) the estimate lies within " << t->max_steps << " steps of silu(x) (slack " << kSiluSlack
+            << ") and the second within " << t->max_refined_steps << " (slack " << kSiluRefinedSlack
+            << "); bf16 second estimate for " << t->bf16_second << " ("
+            << 100.0 * static_cast<double>(t->bf16_second) / static_cast<double>(t->fast_inputs)
+            << "%), exact path for " << t->bf16_exact_path << " ("
+            << 100.0 * static_cast<double>(t->bf16_exact_path) / static_cast<double>(t->fast_inputs) << "%)\n";
   EXPECT_EQ(t->bf16_wrong, 0u) << "first at bits 0x" << std::hex << t->first_bf16_wrong;
   EXPECT_EQ(t->f16_wrong, 0u) << "first at bits 0x" << std::hex << t->first_f16_wrong;
   EXPECT_EQ(t->pair_wrong, 0u);

@@ -98,7 +98,8 @@ int workload() {
     ++failures;
     std::printf("workload: copies differ\n");
   }
-  std::printf("workload: %zu cases, %d differ, %.3f ms\n", cases.size(), failures, static_cast<double>(vt::Event::elapsed_ms(start, end)));
+  std::printf("workload: %zu cases, %d differ, %.3f ms\n", cases.size(), failures,
+              static_cast<double>(vt::Event::elapsed_ms(start, end)));
   return failures == 0 ? 0 : 1;
 }
 

@@ -24,16 +24,17 @@ TEST(VulkanCopy, EveryDirectionAtOddSizesAndOffsets) {
   const Device d = vulkan_device();
   Queue q = d.create_queue();
   // Past kStagingChunk a copy is split into staging pieces.
-  for (size_t size : {size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{17}, size_t{1000}, size_t{65537}, size_t{vulkan::kStagingChunk} + 3}) {
+  for (size_t size : {size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{17}, size_t{1000}, size_t{65537},
+                      size_t{vulkan::kStagingChunk} + 3}) {
     for (uint64_t offset : {0u, 1u, 3u, 6u}) {
       SCOPED_TRACE("size " + std::to_string(size) + ", offset " + std::to_string(offset));
       const std::vector<uint8_t> src = pattern(size, static_cast<uint32_t>(size + offset));
       Buffer a = d.alloc(size + 16), b = d.alloc(size + 16);
       q.fill(b, 0, 0x5a, size + 16);
-      q.upload(a, offset, src.data(), size);                // host to device
-      q.copy(b, 7, a, offset, size);                        // device to device, another offset
+      q.upload(a, offset, src.data(), size);  // host to device
+      q.copy(b, 7, a, offset, size);          // device to device, another offset
       std::vector<uint8_t> back(size + 16, 0);
-      q.download(back.data(), b, 0, size + 16);             // device to host
+      q.download(back.data(), b, 0, size + 16);  // device to host
       q.sync();
       ASSERT_EQ(std::memcmp(back.data() + 7, src.data(), size), 0);
       for (size_t i = 0; i < 7; ++i) ASSERT_EQ(back[i], 0x5a) << i;
@@ -98,7 +99,9 @@ TEST(VulkanCopy, ManyCopiesBeforeOneSyncKeepQueueOrder) {
   q.download(back.data(), acc, 0, back.size());
   q.sync();
   for (int i = 0; i < 24; ++i)
-    ASSERT_EQ(std::memcmp(back.data() + static_cast<size_t>(i) * piece, sources[static_cast<size_t>(i)].data(), piece), 0) << i;
+    ASSERT_EQ(std::memcmp(back.data() + static_cast<size_t>(i) * piece, sources[static_cast<size_t>(i)].data(), piece),
+              0)
+        << i;
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ TEST(VulkanDevice, LavapipeReportsItsKnownLimits) {
   const DeviceProperties& p = vulkan_device().properties();
   if (!has(p.arch, "llvmpipe")) GTEST_SKIP() << "vulkan:0 is " << p.name << ", not lavapipe";
   EXPECT_EQ(p.shared_memory_bytes, 32768u);
-  EXPECT_TRUE(p.unified_memory);  // its one memory type is host-visible
+  EXPECT_TRUE(p.unified_memory);   // its one memory type is host-visible
   EXPECT_GE(p.subgroup_size, 4u);  // follows the CPU's vector width
 }
 

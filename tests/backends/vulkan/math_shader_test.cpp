@@ -22,8 +22,12 @@ using vulkan::Device;
 using vulkan::ShaderBuild;
 
 std::string g_error;
-const vt_host_api kHost = {VT_ABI_MAJOR, VT_ABI_MINOR, sizeof(vt_host_api), [](int, const char*) {},
-                           [](const char* m) { g_error = m ? m : ""; }, nullptr};
+const vt_host_api kHost = {VT_ABI_MAJOR,
+                           VT_ABI_MINOR,
+                           sizeof(vt_host_api),
+                           [](int, const char*) {},
+                           [](const char* m) { g_error = m ? m : ""; },
+                           nullptr};
 
 float from_bits(uint32_t u) { return vt::math::from_bits(u); }
 uint32_t bits(float f) { return vt::math::bits(f); }
@@ -47,8 +51,9 @@ class VulkanMath : public testing::Test {
                          const std::vector<float>& c = {}) {
     const std::vector<float> zeros(a.size(), 0.0f);
     std::vector<float> out(a.size());
-    const vt_status s = vulkan::run_math(*device_, vulkan::Shader::math_probe, build_, fn, a.data(), b.empty() ? zeros.data() : b.data(),
-                                         c.empty() ? zeros.data() : c.data(), out.data(), a.size());
+    const vt_status s = vulkan::run_math(*device_, vulkan::Shader::math_probe, build_, fn, a.data(),
+                                         b.empty() ? zeros.data() : b.data(), c.empty() ? zeros.data() : c.data(),
+                                         out.data(), a.size());
     EXPECT_EQ(s, VT_OK) << g_error;
     return out;
   }
@@ -88,9 +93,10 @@ std::vector<float> uniform(size_t n, float lo, float hi, uint32_t seed) {
   return v;
 }
 
-const std::vector<float> kSpecials = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, from_bits(1), from_bits(0x807fffff),
-                                      FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, 1.0f, -1.0f, 0.5f, 2.0f, 20.0f, 88.72f,
-                                      89.0f, -103.97f, -104.0f, 1e-30f, -0.99999994f};
+const std::vector<float> kSpecials = {
+    0.0f,    -0.0f,    INFINITY, -INFINITY, NAN,     -NAN,   from_bits(1), from_bits(0x807fffff),
+    FLT_MIN, -FLT_MIN, FLT_MAX,  -FLT_MAX,  1.0f,    -1.0f,  0.5f,         2.0f,
+    20.0f,   88.72f,   89.0f,    -103.97f,  -104.0f, 1e-30f, -0.99999994f};
 
 std::vector<float> concat(std::vector<std::vector<float>> parts) {
   std::vector<float> all;
@@ -120,22 +126,23 @@ TEST_F(VulkanMath, FmaIsFusedInTheChosenBuild) {
 }
 
 TEST_F(VulkanMath, ExpMatchesPortableMath) {
-  const std::vector<float> x =
-      concat({uniform(1 << 18, -110.0f, 95.0f, 11), uniform(1 << 16, -1e-3f, 1e-3f, 12), random_bits(1 << 16, 13), kSpecials});
+  const std::vector<float> x = concat(
+      {uniform(1 << 18, -110.0f, 95.0f, 11), uniform(1 << 16, -1e-3f, 1e-3f, 12), random_bits(1 << 16, 13), kSpecials});
   expect_same("exp", x, run(VT_MATH_EXP, x), [&](size_t i) { return vt::math::exp(x[i]); });
 }
 
 TEST_F(VulkanMath, Log1pMatchesPortableMath) {
   std::vector<float> near_minus_one(1 << 14);
-  for (size_t i = 0; i < near_minus_one.size(); ++i) near_minus_one[i] = from_bits(0xbf7fffffu - static_cast<uint32_t>(i));
+  for (size_t i = 0; i < near_minus_one.size(); ++i)
+    near_minus_one[i] = from_bits(0xbf7fffffu - static_cast<uint32_t>(i));
   const std::vector<float> x = concat({uniform(1 << 18, -0.999f, 50.0f, 14), uniform(1 << 16, -1e-4f, 1e-4f, 15),
                                        random_bits(1 << 17, 16), near_minus_one, kSpecials});
   expect_same("log1p", x, run(VT_MATH_LOG1P, x), [&](size_t i) { return vt::math::log1p(x[i]); });
 }
 
 TEST_F(VulkanMath, CompositesMatchPortableMath) {
-  const std::vector<float> x =
-      concat({uniform(1 << 18, -120.0f, 120.0f, 17), uniform(1 << 16, 19.0f, 21.0f, 18), random_bits(1 << 16, 19), kSpecials});
+  const std::vector<float> x = concat(
+      {uniform(1 << 18, -120.0f, 120.0f, 17), uniform(1 << 16, 19.0f, 21.0f, 18), random_bits(1 << 16, 19), kSpecials});
   expect_same("sigmoid", x, run(VT_MATH_SIGMOID, x), [&](size_t i) { return vt::math::sigmoid(x[i]); });
   expect_same("silu", x, run(VT_MATH_SILU, x), [&](size_t i) { return vt::math::silu(x[i]); });
   expect_same("softplus", x, run(VT_MATH_SOFTPLUS, x), [&](size_t i) { return vt::math::softplus(x[i]); });
@@ -144,7 +151,8 @@ TEST_F(VulkanMath, CompositesMatchPortableMath) {
 TEST_F(VulkanMath, DivisionByAtLeastOneIsIeee) {
   std::vector<float> n = random_bits(1 << 18, 20), d = random_bits(1 << 18, 21);
   std::mt19937 rng(22);
-  for (float& v : d) v = from_bits(((127u + static_cast<uint32_t>(rng()) % 129u) << 23) | (bits(v) & 0x7fffffu));  // [1, inf], NaN
+  for (float& v : d)
+    v = from_bits(((127u + static_cast<uint32_t>(rng()) % 129u) << 23) | (bits(v) & 0x7fffffu));  // [1, inf], NaN
   // Quotients next to rounding midpoints (tests/math's construction), and tiny quotients.
   for (int k = 0; k < 512; ++k) {
     const float dk = from_bits(0x3f800000u | (static_cast<uint32_t>(rng()) & 0x7fffffu) | 1u);
@@ -174,7 +182,8 @@ TEST_F(VulkanMath, ReciprocalIsIeee) {
 TEST_F(VulkanMath, SquareRootIsIeee) {
   std::vector<float> every_61st;  // a walk over [1, 4), where every binade's cases recur
   for (uint32_t u = 0x3f800000u; u < 0x40800000u; u += 61) every_61st.push_back(from_bits(u));
-  const std::vector<float> x = concat({random_bits(1 << 18, 25), every_61st, uniform(1 << 16, 0.0f, 2e-38f, 26), kSpecials});
+  const std::vector<float> x =
+      concat({random_bits(1 << 18, 25), every_61st, uniform(1 << 16, 0.0f, 2e-38f, 26), kSpecials});
   expect_same("sqrt", x, run(VT_MATH_SQRT, x), [&](size_t i) { return std::sqrt(x[i]); });
 }
 

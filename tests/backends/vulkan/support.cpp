@@ -32,7 +32,8 @@ std::string why_no_device() {
 Device vulkan_device() { return runtime().device("vulkan:0"); }
 Device cpu_device() { return runtime().device("cpu:0"); }
 
-ChildResult run_child(const std::vector<std::string>& args, const std::vector<std::pair<std::string, const char*>>& env) {
+ChildResult run_child(const std::vector<std::string>& args,
+                      const std::vector<std::pair<std::string, const char*>>& env) {
   std::map<std::string, std::string> vars;
   for (char** e = environ; *e; ++e) {
     const char* eq = std::strchr(*e, '=');

@@ -17,10 +17,10 @@ std::string why_no_device();
 Device vulkan_device();
 Device cpu_device();
 
-#define VT_SKIP_WITHOUT_VULKAN()                                             \
-  do {                                                                       \
-    const std::string why_ = ::vt::vulkan_test::why_no_device();             \
-    if (!why_.empty()) GTEST_SKIP() << "no Vulkan device: " << why_;         \
+#define VT_SKIP_WITHOUT_VULKAN()                                     \
+  do {                                                               \
+    const std::string why_ = ::vt::vulkan_test::why_no_device();     \
+    if (!why_.empty()) GTEST_SKIP() << "no Vulkan device: " << why_; \
   } while (0)
 
 struct ChildResult {

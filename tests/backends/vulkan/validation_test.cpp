@@ -26,10 +26,11 @@ TEST(VulkanValidation, AWorkloadOfEveryOpIsClean) {
   if (!validation_layer_installed()) GTEST_SKIP() << "VK_LAYER_KHRONOS_validation is not installed";
   // Synchronization validation checks the barriers between batched commands. Under ASan the
   // layer leaks some of its own state with it (1.3.239), so leak checks are off in this child.
-  const ChildResult r = run_child({"workload"}, {{"VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation"},
-                                                 {"VK_LOADER_DEBUG", "layer"},
-                                                 {"VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"},
-                                                 {"ASAN_OPTIONS", "detect_leaks=0"}});
+  const ChildResult r =
+      run_child({"workload"}, {{"VK_INSTANCE_LAYERS", "VK_LAYER_KHRONOS_validation"},
+                               {"VK_LOADER_DEBUG", "layer"},
+                               {"VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"},
+                               {"ASAN_OPTIONS", "detect_leaks=0"}});
   // The loader says which layers it inserted: proof that the layer ran at all.
   EXPECT_NE(r.output.find("VK_LAYER_KHRONOS_validation"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Validation Error"), std::string::npos) << r.output;

@@ -40,7 +40,10 @@ enum Fault {
   kNoDeviceTable,   // devices is missing
   kNoProviderList,  // provider_count > 0 and no providers
   // init
-  kInitUnavailable, kInitFailed, kInitThrows, kInitThrowsOther,
+  kInitUnavailable,
+  kInitFailed,
+  kInitThrows,
+  kInitThrowsOther,
   kInitUnknownResult,  // returns 7
   // the device table
   kDeviceAbiMajor,     // abi_major 2
@@ -55,11 +58,11 @@ enum Fault {
   kPropsFail,          // device_props fails with a message
   kEnumerationThrows,  // device_count throws
   // providers
-  kUnknownOp,        // a third provider, for an op id no core knows
-  kProviderShort,    // the first descriptor's struct_size is 4
-  kProviderNoName,   // the second has no name
-  kProviderNoRun,    // the second has no run function
-  kProviderTwice,    // a third provider of the same op and name as the second
+  kUnknownOp,       // a third provider, for an op id no core knows
+  kProviderShort,   // the first descriptor's struct_size is 4
+  kProviderNoName,  // the second has no name
+  kProviderNoRun,   // the second has no run function
+  kProviderTwice,   // a third provider of the same op and name as the second
   // not a fault: it loads
   kManyDevices,  // one device more than a registry holds
 };
@@ -90,7 +93,8 @@ uint32_t device_count() {
 
 vt_status device_props(uint32_t device, vt_device_props* out) {
   if (device >= device_count() || !out) return VT_STATUS_INVALID_ARGUMENT;
-  if (kFault == kPropsFail) return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": the properties are unreadable");
+  if (kFault == kPropsFail)
+    return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": the properties are unreadable");
   const uint32_t size = out->struct_size;
   std::memset(out, 0, size < sizeof *out ? size : sizeof *out);
   out->struct_size = size;
@@ -116,7 +120,8 @@ vt_status host_alloc(uint32_t device, uint64_t bytes, void** out) {
   if (kFault == kDeviceAbi10)
     return fail(g_host.load(), VT_STATUS_INTERNAL, FAULT_BACKEND ": host_alloc is past this ABI 1.0 table's end");
   if (device >= device_count() || !out) return VT_STATUS_INVALID_ARGUMENT;
-  if (bytes > kHostAllocMax) return fail(g_host.load(), VT_STATUS_OUT_OF_MEMORY, FAULT_BACKEND ": host_alloc over 1 MiB");
+  if (bytes > kHostAllocMax)
+    return fail(g_host.load(), VT_STATUS_OUT_OF_MEMORY, FAULT_BACKEND ": host_alloc over 1 MiB");
   *out = std::aligned_alloc(64, (bytes + 63) / 64 * 64);  // freed by host_free alone (LeakSanitizer sees a miss)
   return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
 }
@@ -183,19 +188,22 @@ vt_status event_elapsed_ms(vt_event, vt_event, float* ms) {
 }
 
 vt_status capture_begin(vt_queue q) {
-  if (q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is capturing already");
+  if (q->capturing)
+    return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is capturing already");
   q->capturing = true;
   q->recorded.clear();
   return VT_OK;
 }
 vt_status capture_end(vt_queue q, vt_graph* out) {
-  if (!q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is not capturing");
+  if (!q->capturing)
+    return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": the queue is not capturing");
   q->capturing = false;
   *out = new (std::nothrow) vt_graph_s{std::move(q->recorded)};
   return *out ? VT_OK : VT_STATUS_OUT_OF_MEMORY;
 }
 vt_status graph_launch(vt_graph g, vt_queue q) {
-  if (q->capturing) return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": no graph launch into a capture");
+  if (q->capturing)
+    return fail(g_host.load(), VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": no graph launch into a capture");
   for (const Marks& m : g->work) m.write();
   return VT_OK;
 }
@@ -231,22 +239,33 @@ const vt_device_api kDevices = [] {
   d.host_alloc = host_alloc;
   d.host_free = host_free;
   switch (kFault) {
-    case kDeviceAbiMajor: d.abi_major = 2; break;
-    case kDeviceShortTable: d.struct_size = static_cast<uint32_t>(offsetof(vt_device_api, event_sync)); break;
-    case kDeviceNoEventSync: d.event_sync = nullptr; break;
+    case kDeviceAbiMajor:
+      d.abi_major = 2;
+      break;
+    case kDeviceShortTable:
+      d.struct_size = static_cast<uint32_t>(offsetof(vt_device_api, event_sync));
+      break;
+    case kDeviceNoEventSync:
+      d.event_sync = nullptr;
+      break;
     case kDeviceAbi10:
       d.abi_minor = 0;
       d.struct_size = VT_DEVICE_API_V1_SIZE;
       break;
-    case kHostAllocOnly: d.host_free = nullptr; break;
-    case kCaptureHalf: d.graph_destroy = nullptr; break;
+    case kHostAllocOnly:
+      d.host_free = nullptr;
+      break;
+    case kCaptureHalf:
+      d.graph_destroy = nullptr;
+      break;
     case kCaptureClaimOnly:
       d.capture_begin = nullptr;
       d.capture_end = nullptr;
       d.graph_launch = nullptr;
       d.graph_destroy = nullptr;
       break;
-    default: break;
+    default:
+      break;
   }
   return d;
 }();
@@ -258,8 +277,10 @@ vt_status mark(const vt_op_call* call, int32_t value) {
   if (!t || !t->mem || t->dtype != VT_DTYPE_I32 || t->rank != 1)
     return fail(call->host, VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": expects a rank-1 i32 tensor");
   const Marks m{reinterpret_cast<int32_t*>(at(t->mem, t->offset)), t->shape[0], t->strides[0], value};
-  if (call->queue->capturing) call->queue->recorded.push_back(m);
-  else m.write();
+  if (call->queue->capturing)
+    call->queue->recorded.push_back(m);
+  else
+    m.write();
   return VT_OK;
 }
 
@@ -296,12 +317,23 @@ struct Providers {
 const Providers kProviders = [] {
   Providers p{{provider(VT_OP_L2NORM, "fast", 10, run_fast), provider(VT_OP_L2NORM, "ref", 0, run_ref), {}}, 2};
   switch (kFault) {
-    case kUnknownOp: p.list[p.count++] = unknown_op_provider(); break;
-    case kProviderShort: p.list[0].struct_size = 4; break;
-    case kProviderNoName: p.list[1].name = nullptr; break;
-    case kProviderNoRun: p.list[1].run = nullptr; break;
-    case kProviderTwice: p.list[p.count++] = provider(VT_OP_L2NORM, "ref", 1, run_ref); break;
-    default: break;
+    case kUnknownOp:
+      p.list[p.count++] = unknown_op_provider();
+      break;
+    case kProviderShort:
+      p.list[0].struct_size = 4;
+      break;
+    case kProviderNoName:
+      p.list[1].name = nullptr;
+      break;
+    case kProviderNoRun:
+      p.list[1].run = nullptr;
+      break;
+    case kProviderTwice:
+      p.list[p.count++] = provider(VT_OP_L2NORM, "ref", 1, run_ref);
+      break;
+    default:
+      break;
   }
   return p;
 }();
@@ -315,10 +347,14 @@ vt_init_result init(const vt_host_api* host, char* reason, size_t reason_size) {
     case kInitFailed:
       std::strncpy(reason, "test device is broken", reason_size - 1);
       return VT_INIT_FAILED;
-    case kInitThrows: throw std::runtime_error("fault plugin init exploded");
-    case kInitThrowsOther: throw 7;
-    case kInitUnknownResult: return static_cast<vt_init_result>(7);
-    default: return VT_INIT_READY;
+    case kInitThrows:
+      throw std::runtime_error("fault plugin init exploded");
+    case kInitThrowsOther:
+      throw 7;
+    case kInitUnknownResult:
+      return static_cast<vt_init_result>(7);
+    default:
+      return VT_INIT_READY;
   }
 }
 

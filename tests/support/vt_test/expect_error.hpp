@@ -22,7 +22,8 @@ inline void expect_error(const std::function<void()>& call, vt::Status code, std
     ADD_FAILURE() << "no error; expected " << vt::status_name(code) << " with '"
                   << (words.size() == 0 ? std::string() : *words.begin()) << "'";
   } catch (const vt::Error& e) {
-    EXPECT_EQ(e.code(), code) << "expected " << vt::status_name(code) << ", got " << vt::status_name(e.code()) << ": " << e.what();
+    EXPECT_EQ(e.code(), code) << "expected " << vt::status_name(code) << ", got " << vt::status_name(e.code()) << ": "
+                              << e.what();
     expect_words(e.what(), std::vector<std::string>(words));
   }
 }

@@ -101,9 +101,10 @@ void CaseMemory::take_float_contents(const CaseMemory& donor) {
                                               " tensors, this memory " + std::to_string(count()));
   for (size_t i = 0; i < slots_.size(); ++i) {
     const TensorSlot &a = slots_[i], &b = donor.slots_[i];
-    if (a.name != b.name || a.dtype != b.dtype || a.shape != b.shape || a.strides != b.strides || a.offset != b.offset ||
-        a.bytes != b.bytes)
-      throw Error(Status::invalid_argument, "take_float_contents: tensor " + a.name + " is laid out differently in the donor");
+    if (a.name != b.name || a.dtype != b.dtype || a.shape != b.shape || a.strides != b.strides ||
+        a.offset != b.offset || a.bytes != b.bytes)
+      throw Error(Status::invalid_argument,
+                  "take_float_contents: tensor " + a.name + " is laid out differently in the donor");
     if (a.dtype == DType::f32 || a.dtype == DType::f16 || a.dtype == DType::bf16) images_[i] = donor.images_[i];
   }
 }
@@ -136,7 +137,8 @@ void CaseMemory::fill_device(Queue& queue, int id, uint8_t value) {
 void CaseMemory::copy_device(Queue& queue, int dst, const CaseMemory& from, int src) {
   const TensorSlot &d = slot(dst), &s = from.slot(src);
   if (d.dtype != s.dtype || d.shape != s.shape || d.strides != s.strides)
-    throw Error(Status::invalid_argument, "copy_device: " + s.name + " and " + d.name + " differ in dtype, shape or strides");
+    throw Error(Status::invalid_argument,
+                "copy_device: " + s.name + " and " + d.name + " differ in dtype, shape or strides");
   queue.copy(buffers_.at(static_cast<size_t>(dst)), d.offset, from.buffers_.at(static_cast<size_t>(src)), s.offset,
              s.bytes - kGuardBytes - s.offset);
 }
@@ -147,10 +149,14 @@ TensorView CaseMemory::view(int id) const {
   const auto& n = s.shape;
   const auto& st = s.strides;
   switch (n.size()) {
-    case 1: return TensorView::strided(b, s.dtype, {n[0]}, {st[0]}, s.offset);
-    case 2: return TensorView::strided(b, s.dtype, {n[0], n[1]}, {st[0], st[1]}, s.offset);
-    case 3: return TensorView::strided(b, s.dtype, {n[0], n[1], n[2]}, {st[0], st[1], st[2]}, s.offset);
-    default: return TensorView::strided(b, s.dtype, {n[0], n[1], n[2], n[3]}, {st[0], st[1], st[2], st[3]}, s.offset);
+    case 1:
+      return TensorView::strided(b, s.dtype, {n[0]}, {st[0]}, s.offset);
+    case 2:
+      return TensorView::strided(b, s.dtype, {n[0], n[1]}, {st[0], st[1]}, s.offset);
+    case 3:
+      return TensorView::strided(b, s.dtype, {n[0], n[1], n[2]}, {st[0], st[1], st[2]}, s.offset);
+    default:
+      return TensorView::strided(b, s.dtype, {n[0], n[1], n[2], n[3]}, {st[0], st[1], st[2], st[3]}, s.offset);
   }
 }
 

@@ -24,10 +24,14 @@ uint32_t load_bits(DType dtype, const uint8_t* p) {
 
 bool is_nan(DType dtype, uint32_t bits) {
   switch (dtype) {
-    case DType::f32: return (bits & 0x7fffffffu) > 0x7f800000u;
-    case DType::f16: return (bits & 0x7fffu) > 0x7c00u;
-    case DType::bf16: return (bits & 0x7fffu) > 0x7f80u;
-    default: return false;
+    case DType::f32:
+      return (bits & 0x7fffffffu) > 0x7f800000u;
+    case DType::f16:
+      return (bits & 0x7fffu) > 0x7c00u;
+    case DType::bf16:
+      return (bits & 0x7fffu) > 0x7f80u;
+    default:
+      return false;
   }
 }
 
@@ -92,9 +96,12 @@ class Checker {
 
 std::string Tolerance::describe() const {
   switch (mode) {
-    case Mode::bytes: return "byte-identical";
-    case Mode::bitwise: return "bitwise";
-    case Mode::ulp: return "<= " + std::to_string(max_ulp) + " ulp";
+    case Mode::bytes:
+      return "byte-identical";
+    case Mode::bitwise:
+      return "bitwise";
+    case Mode::ulp:
+      return "<= " + std::to_string(max_ulp) + " ulp";
   }
   return "?";
 }
@@ -120,7 +127,8 @@ Report compare(const CaseMemory& memory, const Images& expected, const Images& a
     const Image& exp = expected[static_cast<size_t>(id)];
     const Image& act = actual[static_cast<size_t>(id)];
     if (exp.size() != act.size()) {
-      check.structural(s.name + ": downloaded " + std::to_string(act.size()) + " bytes, expected " + std::to_string(exp.size()));
+      check.structural(s.name + ": downloaded " + std::to_string(act.size()) + " bytes, expected " +
+                       std::to_string(exp.size()));
       continue;
     }
     if (std::memcmp(exp.data(), act.data(), exp.size()) == 0) continue;
@@ -140,10 +148,10 @@ Report compare(const CaseMemory& memory, const Images& expected, const Images& a
       char values[48];
       std::snprintf(values, sizeof values, ": expected 0x%02x, got 0x%02x", exp[b], act[b]);
       const bool in_view = b >= s.offset && b < s.bytes - CaseMemory::kGuardBytes;
-      check.structural((s.role == Role::input && in_view ? "input " + s.name + " byte " + std::to_string(b - s.offset) +
-                                                            " was modified"
-                                                      : byte_place(s, b) + " was overwritten") +
-                    values);
+      check.structural((s.role == Role::input && in_view
+                            ? "input " + s.name + " byte " + std::to_string(b - s.offset) + " was modified"
+                            : byte_place(s, b) + " was overwritten") +
+                       values);
     }
   }
   return report;

@@ -35,7 +35,8 @@ class ConvFwdCase final : public OpCase {
           p.transposed_state ? std::vector<int64_t>{W * C, 1, C} : std::vector<int64_t>{C * W, W, 1};
       state_ = memory_.add("conv_state", Role::inout, p.state, {S, C, W}, strides);
       indices_ = memory_.add("state_indices", Role::input, DType::i32, {N});
-      if (p.initial != ConvFwdParams::Initial::absent) initial_ = memory_.add("has_initial_state", Role::input, p.initial_dtype, {N});
+      if (p.initial != ConvFwdParams::Initial::absent)
+        initial_ = memory_.add("has_initial_state", Role::input, p.initial_dtype, {N});
     }
 
     memory_.fill(x_, [&](const Index&) {
@@ -51,16 +52,19 @@ class ConvFwdCase final : public OpCase {
     if (initial_ != kNone) {
       std::vector<int32_t> flags(static_cast<size_t>(N), 1);
       if (p.initial == ConvFwdParams::Initial::mixed)
-        for (size_t n = 0; n < flags.size(); ++n) flags[n] = n % 2 == 0 ? 1 : static_cast<int32_t>(rng.uniform_int(0, 1));
+        for (size_t n = 0; n < flags.size(); ++n)
+          flags[n] = n % 2 == 0 ? 1 : static_cast<int32_t>(rng.uniform_int(0, 1));
       memory_.set_ints(initial_, flags);
     }
 
-    shape_ = "T=" + std::to_string(T) + " N=" + std::to_string(N) + " C=" + std::to_string(C) + " K=" + std::to_string(K) +
-             " x=" + detail::dtype_text(p.x) + " weight=" + detail::dtype_text(p.weight) + " out=" + detail::dtype_text(p.out);
+    shape_ = "T=" + std::to_string(T) + " N=" + std::to_string(N) + " C=" + std::to_string(C) +
+             " K=" + std::to_string(K) + " x=" + detail::dtype_text(p.x) + " weight=" + detail::dtype_text(p.weight) +
+             " out=" + detail::dtype_text(p.out);
     if (p.stateless) {
       shape_ += " stateless";
     } else {
-      shape_ += " state=" + detail::dtype_text(p.state) + (p.transposed_state ? "[S,W,C]" : "[S,C,W]") + " S=" + std::to_string(S);
+      shape_ += " state=" + detail::dtype_text(p.state) + (p.transposed_state ? "[S,W,C]" : "[S,C,W]") +
+                " S=" + std::to_string(S);
     }
     if (p.plan_chunk) shape_ += " plan=" + std::to_string(p.plan_chunk);
     if (p.silu) shape_ += " silu";
@@ -114,8 +118,8 @@ class ConvFwdCase final : public OpCase {
 
   void run_reference(Images& host) const override {
     vt_causal_conv1d_fwd_args a = ops::validate(args_, device_);
-    for (vt_tensor* t : {&a.x, &a.weight, &a.bias, &a.out, &a.conv_state, &a.state_indices, &a.has_initial_state,
-                         &a.query_start_loc})
+    for (vt_tensor* t :
+         {&a.x, &a.weight, &a.bias, &a.out, &a.conv_state, &a.state_indices, &a.has_initial_state, &a.query_start_loc})
       memory_.rebind_to_host(*t, host);
     a.plan = nullptr;  // a plan only schedules work; the answer is defined without one
     check_reference_status(*this, reference::causal_conv1d_fwd(a));

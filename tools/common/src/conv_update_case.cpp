@@ -23,7 +23,8 @@ class ConvUpdateCase final : public OpCase {
     }
 
     const std::vector<int64_t> x_shape = p.tokens ? std::vector<int64_t>{B, p.tokens, C} : std::vector<int64_t>{B, C};
-    x_ = memory_.add("x", p.in_place ? Role::inout : Role::input, p.x, x_shape, detail::padded_strides(x_shape, p.x_row_extra));
+    x_ = memory_.add("x", p.in_place ? Role::inout : Role::input, p.x, x_shape,
+                     detail::padded_strides(x_shape, p.x_row_extra));
     out_ = p.in_place ? x_ : memory_.add("out", Role::output, p.out, x_shape);
     weight_ = memory_.add("weight", Role::input, p.weight, {C, K});
     bias_ = p.bias ? memory_.add("bias", Role::input, p.weight, {C}) : kNone;
@@ -42,10 +43,10 @@ class ConvUpdateCase final : public OpCase {
 
     shape_ = "B=" + std::to_string(B) + (p.tokens ? " L=" + std::to_string(p.tokens) : "") + " C=" + std::to_string(C) +
              " K=" + std::to_string(K) + " x=" + detail::dtype_text(p.x) + " weight=" + detail::dtype_text(p.weight) +
-             " out=" + (p.in_place ? "x (in place)" : detail::dtype_text(p.out)) + " state=" + detail::dtype_text(p.state) +
-             (p.transposed_state ? "[S,W,C]" : "[S,C,W]") + " S=" + std::to_string(S) +
-             (p.indices ? " padding=" + std::to_string(p.padding) : " no-indices") + (p.silu ? " silu" : "") +
-             (p.model_values ? " model-values" : "");
+             " out=" + (p.in_place ? "x (in place)" : detail::dtype_text(p.out)) +
+             " state=" + detail::dtype_text(p.state) + (p.transposed_state ? "[S,W,C]" : "[S,C,W]") +
+             " S=" + std::to_string(S) + (p.indices ? " padding=" + std::to_string(p.padding) : " no-indices") +
+             (p.silu ? " silu" : "") + (p.model_values ? " model-values" : "");
   }
 
   std::string_view run(Queue& queue) override { return ops::causal_conv1d_update(queue, args_); }
@@ -75,7 +76,8 @@ class ConvUpdateCase final : public OpCase {
 
   void run_reference(Images& host) const override {
     vt_causal_conv1d_update_args a = ops::validate(args_, device_);
-    for (vt_tensor* t : {&a.x, &a.weight, &a.bias, &a.out, &a.conv_state, &a.state_indices}) memory_.rebind_to_host(*t, host);
+    for (vt_tensor* t : {&a.x, &a.weight, &a.bias, &a.out, &a.conv_state, &a.state_indices})
+      memory_.rebind_to_host(*t, host);
     check_reference_status(*this, reference::causal_conv1d_update(a));
   }
 

@@ -9,7 +9,8 @@ namespace {
 
 class GatingCase final : public OpCase {
  public:
-  GatingCase(std::string name, const GatingParams& p, uint64_t seed) : OpCase(std::move(name), VT_OP_GDN_GATING, seed), p_(p) {
+  GatingCase(std::string name, const GatingParams& p, uint64_t seed)
+      : OpCase(std::move(name), VT_OP_GDN_GATING, seed), p_(p) {
     Rng rng(seed);
     const int64_t T = p.tokens, Hv = p.heads, lead = p.row_extra / 2;
     a_ = memory_.add("a", Role::input, p.gate, {T, Hv}, detail::padded_strides({T, Hv}, p.row_extra), lead);

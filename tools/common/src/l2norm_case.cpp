@@ -9,9 +9,11 @@ namespace {
 
 class L2NormCase final : public OpCase {
  public:
-  L2NormCase(std::string name, const L2NormParams& p, uint64_t seed) : OpCase(std::move(name), VT_OP_L2NORM, seed), p_(p) {
+  L2NormCase(std::string name, const L2NormParams& p, uint64_t seed)
+      : OpCase(std::move(name), VT_OP_L2NORM, seed), p_(p) {
     Rng rng(seed);
-    const std::vector<int64_t> shape = p.heads ? std::vector<int64_t>{p.rows, p.heads, p.dim} : std::vector<int64_t>{p.rows, p.dim};
+    const std::vector<int64_t> shape =
+        p.heads ? std::vector<int64_t>{p.rows, p.heads, p.dim} : std::vector<int64_t>{p.rows, p.dim};
     x_ = memory_.add("x", Role::input, p.in, shape, detail::padded_strides(shape, p.row_extra));
     out_ = memory_.add("out", Role::output, p.out, shape, detail::padded_strides(shape, p.row_extra));
     const size_t last = shape.size() - 1;

@@ -25,8 +25,8 @@ void OpCase::feed(std::string_view input, OpCase& from, std::string_view output)
   const int dst = memory_.find(input), src = from.memory_.find(output);
   const TensorSlot& s = from.memory_.slot(src);
   if (s.shape != memory_.slot(dst).shape)
-    throw Error(Status::invalid_argument, name_ + ": cannot feed " + std::string(input) + " from " + from.name() + "'s " +
-                                              std::string(output) + " of another shape");
+    throw Error(Status::invalid_argument, name_ + ": cannot feed " + std::string(input) + " from " + from.name() +
+                                              "'s " + std::string(output) + " of another shape");
   const Image& values = from.expected()[static_cast<size_t>(src)];
   memory_.fill(dst, [&](const Index& i) { return CaseMemory::load(s.dtype, values.data() + s.element_offset(i)); });
   expected_.reset();
@@ -43,7 +43,8 @@ void OpCase::copy_from(Queue& queue, std::string_view input, const OpCase& from,
 
 void check_reference_status(const OpCase& c, vt_status status) {
   if (status != VT_OK)
-    throw Error(static_cast<Status>(status), c.name() + ": the scalar reference failed with status " + std::to_string(status));
+    throw Error(static_cast<Status>(status),
+                c.name() + ": the scalar reference failed with status " + std::to_string(status));
 }
 
 }  // namespace vt::opcheck

@@ -31,10 +31,11 @@ class PostConvCase final : public OpCase {
     });
     detail::fill_gates(memory_, a_, b_, A_log_, dt_bias_, rng, p.softplus_threshold, false);
 
-    shape_ = "T=" + std::to_string(T) + " Hk=" + std::to_string(Hk) + " Hv=" + std::to_string(Hv) + " Dk=" + std::to_string(Dk) +
-             " Dv=" + std::to_string(Dv) + " conv_out=" + detail::dtype_text(p.in) + " a,b=" + detail::dtype_text(p.gate) +
-             " q,k,v=" + detail::dtype_text(p.out) + (p.l2norm ? " l2norm" : " no-l2norm") +
-             (p.special_rows ? " special-rows" : "") + (p.softplus_threshold ? " softplus-threshold" : "");
+    shape_ = "T=" + std::to_string(T) + " Hk=" + std::to_string(Hk) + " Hv=" + std::to_string(Hv) +
+             " Dk=" + std::to_string(Dk) + " Dv=" + std::to_string(Dv) + " conv_out=" + detail::dtype_text(p.in) +
+             " a,b=" + detail::dtype_text(p.gate) + " q,k,v=" + detail::dtype_text(p.out) +
+             (p.l2norm ? " l2norm" : " no-l2norm") + (p.special_rows ? " special-rows" : "") +
+             (p.softplus_threshold ? " softplus-threshold" : "");
   }
 
   std::string_view run(Queue& queue) override { return ops::gdn_post_conv(queue, args_); }
@@ -64,7 +65,8 @@ class PostConvCase final : public OpCase {
 
   void run_reference(Images& host) const override {
     vt_gdn_post_conv_args a = ops::validate(args_, device_);
-    for (vt_tensor* t : {&a.conv_out, &a.a, &a.b, &a.A_log, &a.dt_bias, &a.q_out, &a.k_out, &a.v_out, &a.g_out, &a.beta_out})
+    for (vt_tensor* t :
+         {&a.conv_out, &a.a, &a.b, &a.A_log, &a.dt_bias, &a.q_out, &a.k_out, &a.v_out, &a.g_out, &a.beta_out})
       memory_.rebind_to_host(*t, host);
     check_reference_status(*this, reference::gdn_post_conv(a));
   }

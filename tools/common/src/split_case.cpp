@@ -9,10 +9,12 @@ namespace {
 
 class SplitCase final : public OpCase {
  public:
-  SplitCase(std::string name, const SplitParams& p, uint64_t seed) : OpCase(std::move(name), VT_OP_GDN_SPLIT, seed), p_(p) {
+  SplitCase(std::string name, const SplitParams& p, uint64_t seed)
+      : OpCase(std::move(name), VT_OP_GDN_SPLIT, seed), p_(p) {
     Rng rng(seed);
     const int64_t T = p.tokens, C = 2 * p.key_heads * p.key_dim + p.value_heads * p.value_dim;
-    conv_out_ = memory_.add("conv_out", Role::input, p.in, {T, C}, detail::padded_strides({T, C}, p.row_extra), p.row_extra / 2);
+    conv_out_ = memory_.add("conv_out", Role::input, p.in, {T, C}, detail::padded_strides({T, C}, p.row_extra),
+                            p.row_extra / 2);
     q_ = memory_.add("q_out", Role::output, p.out, {T, p.key_heads, p.key_dim});
     k_ = memory_.add("k_out", Role::output, p.out, {T, p.key_heads, p.key_dim});
     v_ = memory_.add("v_out", Role::output, p.out, {T, p.value_heads, p.value_dim});
@@ -20,8 +22,9 @@ class SplitCase final : public OpCase {
       return p.specials ? detail::activation_or_special(rng, p.in, 0.05f) : detail::activation(rng);
     });
     shape_ = "T=" + std::to_string(T) + " Hk=" + std::to_string(p.key_heads) + " Hv=" + std::to_string(p.value_heads) +
-             " Dk=" + std::to_string(p.key_dim) + " Dv=" + std::to_string(p.value_dim) + " in=" + detail::dtype_text(p.in) +
-             " out=" + detail::dtype_text(p.out) + (p.row_extra ? " row-view" : "") + (p.specials ? " nan-inf" : "");
+             " Dk=" + std::to_string(p.key_dim) + " Dv=" + std::to_string(p.value_dim) +
+             " in=" + detail::dtype_text(p.in) + " out=" + detail::dtype_text(p.out) +
+             (p.row_extra ? " row-view" : "") + (p.specials ? " nan-inf" : "");
   }
 
   std::string_view run(Queue& queue) override { return ops::gdn_split(queue, args_); }

@@ -18,14 +18,16 @@ class HostBuffer;
 class Queue;
 class Event;
 class TensorView;
-namespace detail { struct DeviceRecord; }
+namespace detail {
+struct DeviceRecord;
+}
 
 struct VT_API DeviceProperties {
   std::string name, arch;
   uint64_t memory_bytes = 0, shared_memory_bytes = 0;
   uint32_t compute_major = 0, compute_minor = 0, compute_units = 0, subgroup_size = 0;
-  bool unified_memory = false, async_readback = false, second_queue = false,
-       graph_capture = false, storage_16bit = false, flushes_subnormals = false;
+  bool unified_memory = false, async_readback = false, second_queue = false, graph_capture = false,
+       storage_16bit = false, flushes_subnormals = false;
   bool pinned_host = false;  // Device::alloc_host gives page-locked memory (HostBuffer::pinned)
   vt_device_props raw{};
 };
@@ -35,9 +37,9 @@ class VT_API Device {
   Device() = default;
   explicit Device(const detail::DeviceRecord* record) : rec_(record) {}
   bool valid() const { return rec_ != nullptr; }
-  const std::string& name() const;        // "<backend>:<index>"
+  const std::string& name() const;  // "<backend>:<index>"
   const std::string& backend() const;
-  uint32_t index() const;                 // within the backend
+  uint32_t index() const;  // within the backend
   const DeviceProperties& properties() const;
   Runtime& runtime() const;
 

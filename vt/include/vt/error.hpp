@@ -17,9 +17,9 @@ enum class Status : int {
   device_error = VT_STATUS_DEVICE_ERROR,
   declined = VT_STATUS_DECLINED,
   internal = VT_STATUS_INTERNAL,
-  not_found = 100,       // no such device, backend, or provider
-  plugin_required = 101, // VT_REQUIRE named a backend that did not load cleanly
-  strict_fallback = 102, // strict mode refused a slower provider
+  not_found = 100,        // no such device, backend, or provider
+  plugin_required = 101,  // VT_REQUIRE named a backend that did not load cleanly
+  strict_fallback = 102,  // strict mode refused a slower provider
 };
 
 VT_API const char* status_name(Status s) noexcept;

@@ -21,22 +21,21 @@ struct KnobSpec {
 };
 
 struct VT_API Knobs {
-  std::optional<LogLevel> log_level;                 // VT_LOG
-  std::optional<std::vector<std::string>> plugins;   // VT_PLUGINS: explicit, exclusive
-  std::vector<std::string> plugin_path;              // VT_PLUGIN_PATH
-  std::vector<std::string> require;                  // VT_REQUIRE
-  std::vector<std::string> disable_providers;        // VT_DISABLE_PROVIDERS
-  bool provider_stats = false;                       // VT_PROVIDER_STATS
-  bool strict_providers = false;                     // VT_STRICT_PROVIDERS
-  bool deep_validate = false;                        // VT_DEEP_VALIDATE
+  std::optional<LogLevel> log_level;                // VT_LOG
+  std::optional<std::vector<std::string>> plugins;  // VT_PLUGINS: explicit, exclusive
+  std::vector<std::string> plugin_path;             // VT_PLUGIN_PATH
+  std::vector<std::string> require;                 // VT_REQUIRE
+  std::vector<std::string> disable_providers;       // VT_DISABLE_PROVIDERS
+  bool provider_stats = false;                      // VT_PROVIDER_STATS
+  bool strict_providers = false;                    // VT_STRICT_PROVIDERS
+  bool deep_validate = false;                       // VT_DEEP_VALIDATE
   // Integer switches read by plugins, looked up by any string type without a copy (a
   // plugin reads several on every op call).
   std::map<std::string, int64_t, std::less<>> ints;
 
   // Parses a name -> value map (unknown VT_* names are warned about). Warnings are appended
   // to *warnings when given, otherwise logged.
-  static Knobs parse(const std::map<std::string, std::string>& vars,
-                     std::vector<std::string>* warnings = nullptr);
+  static Knobs parse(const std::map<std::string, std::string>& vars, std::vector<std::string>* warnings = nullptr);
   // Reads the process environment once (the first call); later calls return the same.
   static const Knobs& environment();
   // The table of every knob, for vt-info and the docs.

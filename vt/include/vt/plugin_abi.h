@@ -30,7 +30,7 @@ typedef enum vt_status {
   VT_STATUS_OUT_OF_MEMORY = 2,
   VT_STATUS_UNSUPPORTED = 3, /* the entry or feature is not offered by this device */
   VT_STATUS_DEVICE_ERROR = 4,
-  VT_STATUS_DECLINED = 5,    /* a provider passes this call to the next one down */
+  VT_STATUS_DECLINED = 5, /* a provider passes this call to the next one down */
   VT_STATUS_INTERNAL = 6,
   VT_STATUS_MAX_ENUM_ = 0x7fffffff /* every int32 is a valid value: a bad one is caught, not UB */
 } vt_status;
@@ -78,14 +78,14 @@ enum {
 
 typedef struct vt_device_props {
   uint32_t struct_size;
-  char name[128];             /* human-readable model name */
-  char arch[64];              /* architecture string, e.g. an ISA level or chip family */
+  char name[128]; /* human-readable model name */
+  char arch[64];  /* architecture string, e.g. an ISA level or chip family */
   uint64_t memory_bytes;
   uint64_t shared_memory_bytes; /* per work-group scratch, 0 if none */
   uint32_t compute_major, compute_minor;
   uint32_t compute_units;
-  uint32_t subgroup_size;     /* lanes executing in lock step, 1 for scalar devices */
-  uint32_t caps;              /* VT_CAP_* bits */
+  uint32_t subgroup_size; /* lanes executing in lock step, 1 for scalar devices */
+  uint32_t caps;          /* VT_CAP_* bits */
 } vt_device_props;
 
 typedef struct vt_mem_s* vt_mem;     /* a device allocation, opaque to the core */
@@ -96,8 +96,8 @@ typedef struct vt_graph_s* vt_graph; /* captured queue work, replayable */
 /* A strided view of device memory: element strides, 64-bit, rank <= 4. */
 #define VT_MAX_RANK 4
 typedef struct vt_tensor {
-  vt_mem mem;           /* NULL for an absent optional tensor */
-  uint64_t offset;      /* bytes from the start of mem to element [0,...] */
+  vt_mem mem;      /* NULL for an absent optional tensor */
+  uint64_t offset; /* bytes from the start of mem to element [0,...] */
   vt_dtype dtype;
   uint32_t rank;
   int64_t shape[VT_MAX_RANK];
@@ -111,7 +111,7 @@ struct vt_host_api;
 typedef struct vt_op_call {
   uint32_t struct_size;
   vt_op_id op;
-  uint32_t device;   /* index within the plugin */
+  uint32_t device; /* index within the plugin */
   vt_queue queue;
   const void* args;
   const struct vt_host_api* host; /* the dispatching runtime: knobs, log, errors */
@@ -120,8 +120,8 @@ typedef struct vt_op_call {
 typedef struct vt_provider_desc {
   uint32_t struct_size;
   vt_op_id op;
-  const char* name;  /* stable, unique per (op, backend) */
-  int32_t priority;  /* higher is preferred */
+  const char* name; /* stable, unique per (op, backend) */
+  int32_t priority; /* higher is preferred */
   /* optional: returns nonzero when the provider can serve this device */
   int (*supports)(const vt_device_props* props);
   /* runs the op, or returns VT_STATUS_DECLINED to pass the call on */
@@ -167,14 +167,13 @@ typedef struct vt_device_api {
   vt_status (*mem_set)(vt_queue q, vt_mem dst, uint64_t offset, uint8_t value, uint64_t bytes);
   vt_status (*copy_h2d)(vt_queue q, vt_mem dst, uint64_t offset, const void* src, uint64_t bytes);
   vt_status (*copy_d2h)(vt_queue q, void* dst, vt_mem src, uint64_t offset, uint64_t bytes);
-  vt_status (*copy_d2d)(vt_queue q, vt_mem dst, uint64_t dst_offset, vt_mem src,
-                        uint64_t src_offset, uint64_t bytes);
+  vt_status (*copy_d2d)(vt_queue q, vt_mem dst, uint64_t dst_offset, vt_mem src, uint64_t src_offset, uint64_t bytes);
 
   vt_status (*event_create)(uint32_t device, vt_event* out);
   void (*event_destroy)(vt_event event);
   vt_status (*event_record)(vt_event event, vt_queue queue);
   vt_status (*queue_wait_event)(vt_queue queue, vt_event event); /* device-side wait */
-  vt_status (*event_sync)(vt_event event);                        /* host-side wait */
+  vt_status (*event_sync)(vt_event event);                       /* host-side wait */
   vt_status (*event_elapsed_ms)(vt_event start, vt_event end, float* ms);
 
   /* optional, all four or none, and needed by a device that sets VT_CAP_GRAPH_CAPTURE:
@@ -221,8 +220,7 @@ typedef const vt_plugin_api* (*vt_plugin_entry_fn)(uint32_t core_abi_major, uint
 #endif
 
 /* A plugin defines exactly this: VT_PLUGIN_EXPORT VT_PLUGIN_ENTRY_DECL { ... } */
-#define VT_PLUGIN_ENTRY_DECL \
-  const vt_plugin_api* vt_plugin_entry(uint32_t core_abi_major, uint32_t core_abi_minor)
+#define VT_PLUGIN_ENTRY_DECL const vt_plugin_api* vt_plugin_entry(uint32_t core_abi_major, uint32_t core_abi_minor)
 
 #ifdef __cplusplus
 }

@@ -35,9 +35,9 @@ struct ProviderCounts {
 
 // Where a call goes: one device, identified for the cache by a small slot number.
 struct DispatchTarget {
-  uint32_t slot;                  // unique per device in this registry, < Registry::kMaxDevices
+  uint32_t slot;  // unique per device in this registry, < Registry::kMaxDevices
   std::string_view backend;
-  std::string_view device_name;   // for messages
+  std::string_view device_name;  // for messages
   const vt_device_props* props;
 };
 
@@ -77,8 +77,8 @@ class VT_API Registry {
   std::vector<std::string> disabled_;
   bool strict_;
   mutable std::mutex mutex_;
-  std::deque<Entry> entries_;                     // stable addresses
-  std::deque<Chain> chains_;                      // never freed: readers may hold old ones
+  std::deque<Entry> entries_;                           // stable addresses
+  std::deque<Chain> chains_;                            // never freed: readers may hold old ones
   std::unique_ptr<std::atomic<const Chain*>[]> cache_;  // [slot * ops + op]
 };
 

@@ -16,9 +16,9 @@ namespace vt {
 
 struct PluginReport {
   std::string path;
-  std::string backend;        // as declared, or guessed from the file name when unknown
+  std::string backend;  // as declared, or guessed from the file name when unknown
   bool loaded = false;
-  std::string reason;         // why it was skipped (empty when loaded)
+  std::string reason;              // why it was skipped (empty when loaded)
   std::vector<std::string> notes;  // warnings about a loaded plugin (skipped providers)
   uint32_t abi_major = 0, abi_minor = 0;
   uint32_t device_count = 0;
@@ -41,7 +41,7 @@ class VT_API Runtime {
   std::vector<std::string> backends() const;         // loaded backend names
   std::vector<Device> devices() const;               // every device of every loaded backend
   std::vector<Device> devices(std::string_view backend) const;
-  Device device(std::string_view name) const;        // "<backend>:<index>", throws not_found
+  Device device(std::string_view name) const;  // "<backend>:<index>", throws not_found
   Registry& registry();
   // The providers a call of `op` on `device` would try, in order (disabled and
   // unsupported ones left out).

@@ -14,7 +14,9 @@ namespace vt {
 class Buffer;
 struct TensorViewBuilder;
 class Device;
-namespace detail { struct DeviceRecord; }
+namespace detail {
+struct DeviceRecord;
+}
 
 class VT_API TensorView {
  public:

@@ -12,7 +12,11 @@
 extern "C" {
 #endif
 
-typedef enum vt_activation { VT_ACTIVATION_NONE = 0, VT_ACTIVATION_SILU = 1, VT_ACTIVATION_MAX_ENUM_ = 0x7fffffff } vt_activation;
+typedef enum vt_activation {
+  VT_ACTIVATION_NONE = 0,
+  VT_ACTIVATION_SILU = 1,
+  VT_ACTIVATION_MAX_ENUM_ = 0x7fffffff
+} vt_activation;
 
 #define VT_CONV_MIN_WIDTH 2
 #define VT_CONV_MAX_WIDTH 8
@@ -20,10 +24,10 @@ typedef enum vt_activation { VT_ACTIVATION_NONE = 0, VT_ACTIVATION_SILU = 1, VT_
 
 /* The exact (sequence, first token) work items of a prefill step (ops.md section 3). */
 typedef struct vt_conv_chunk_plan {
-  vt_tensor items;     /* i32 [n_items, 2]: sequence index, first local token of the chunk */
+  vt_tensor items; /* i32 [n_items, 2]: sequence index, first local token of the chunk */
   int64_t n_items;
-  int64_t num_seqs;    /* N the plan was built for */
-  int64_t num_tokens;  /* T the plan was built for */
+  int64_t num_seqs;   /* N the plan was built for */
+  int64_t num_tokens; /* T the plan was built for */
   int32_t chunk_size;
 } vt_conv_chunk_plan;
 
@@ -59,22 +63,22 @@ typedef struct vt_causal_conv1d_update_args {
 
 typedef struct vt_gdn_post_conv_args {
   uint32_t struct_size;
-  vt_tensor conv_out;     /* [T, C], C = 2*Hk*Dk + Hv*Dv */
-  vt_tensor a, b;         /* [T, Hv] */
-  vt_tensor A_log;        /* [Hv] f32 */
-  vt_tensor dt_bias;      /* [Hv] f32 */
-  vt_tensor q_out, k_out; /* [T, Hk, Dk] */
-  vt_tensor v_out;        /* [T, Hv, Dv] */
+  vt_tensor conv_out;        /* [T, C], C = 2*Hk*Dk + Hv*Dv */
+  vt_tensor a, b;            /* [T, Hv] */
+  vt_tensor A_log;           /* [Hv] f32 */
+  vt_tensor dt_bias;         /* [Hv] f32 */
+  vt_tensor q_out, k_out;    /* [T, Hk, Dk] */
+  vt_tensor v_out;           /* [T, Hv, Dv] */
   vt_tensor g_out, beta_out; /* [T, Hv] f32 */
-  int32_t l2norm;         /* nonzero: normalise q and k */
+  int32_t l2norm;            /* nonzero: normalise q and k */
   float eps;
   int64_t num_tokens, key_heads, value_heads, key_dim, value_dim;
 } vt_gdn_post_conv_args;
 
 typedef struct vt_l2norm_args {
   uint32_t struct_size;
-  vt_tensor x;    /* [R, D] or [T, H, D] */
-  vt_tensor out;  /* same shape */
+  vt_tensor x;   /* [R, D] or [T, H, D] */
+  vt_tensor out; /* same shape */
   float eps;
   /* derived: rows as [R1, R2, D] (R1 = 1 for rank 2) */
   int64_t outer, inner, dim;

@@ -33,21 +33,21 @@ enum class ConvFwdVariant {
 };
 
 constexpr const char* variant_name(ConvFwdVariant v) {
-  return v == ConvFwdVariant::reg_window    ? "reg_window"
-         : v == ConvFwdVariant::tiled       ? "tiled"
+  return v == ConvFwdVariant::reg_window      ? "reg_window"
+         : v == ConvFwdVariant::tiled         ? "tiled"
          : v == ConvFwdVariant::channel_tile1 ? "channel_tile1"
                                               : "channel_tile2";
 }
 
 struct ConvFwdShape {
   int64_t tokens = 0, channels = 0, seqs = 0;
-  int32_t width = 4;            // K
+  int32_t width = 4;  // K
   int32_t x_elem_bytes = 2;
-  bool x_f16 = false;           // x is f16 (the staged defaults leave it out: conv_fwd_stages_x)
+  bool x_f16 = false;             // x is f16 (the staged defaults leave it out: conv_fwd_stages_x)
   bool x_vector_aligned = false;  // x's base and row stride are multiples of 16 bytes
   bool out_vector_aligned = false;
-  bool x_pair_aligned = false;    // x's and out's base and row stride are multiples of 4 bytes
-  bool out_same_dtype = false;    // out stores can reuse x's vector width
+  bool x_pair_aligned = false;  // x's and out's base and row stride are multiples of 4 bytes
+  bool out_same_dtype = false;  // out stores can reuse x's vector width
   bool has_plan = false;
   int64_t plan_items = 0;
   int32_t plan_chunk = 8;
@@ -58,20 +58,23 @@ struct ConvFwdShape {
   // kTiledMaxChunk whatever the longest says.
   int64_t min_sequence_chunk = 8;
   int64_t max_sequence_chunk = 64;
-  bool silu = true;           // the activation is SiLU
-  bool bulk_copies = false;   // the device copies rows into shared memory with a copy engine (CUDA sm_90)
-  bool one_sequence_kernel = false;  // the backend has a kernel for one sequence in short programs (conv_fwd_one_sequence)
+  bool silu = true;          // the activation is SiLU
+  bool bulk_copies = false;  // the device copies rows into shared memory with a copy engine (CUDA sm_90)
+  bool one_sequence_kernel =
+      false;  // the backend has a kernel for one sequence in short programs (conv_fwd_one_sequence)
 };
 
 // The run-time switches of performance.md. Unset ones keep the defaults, which are the
 // variants measured fastest on the H200 (docs/benchmarks.md).
 struct ConvSwitches {
-  int32_t exact_chunks = -1;   // VT_CONV_EXACT_CHUNKS: 1 a given chunk plan drives the programs, 0 it is ignored; -1 the default
-  int32_t reg = -1;            // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
-  int32_t channel_tile = -1;   // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
-  int32_t stage_x = -1;        // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
-  int32_t one_sequence = -1;   // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
-  int32_t guided = -1;         // VT_CONV_GUIDED: 1 or 2 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
+  int32_t exact_chunks =
+      -1;            // VT_CONV_EXACT_CHUNKS: 1 a given chunk plan drives the programs, 0 it is ignored; -1 the default
+  int32_t reg = -1;  // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
+  int32_t channel_tile = -1;  // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
+  int32_t stage_x = -1;       // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
+  int32_t one_sequence = -1;  // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
+  int32_t guided =
+      -1;  // VT_CONV_GUIDED: 1 or 2 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
@@ -306,11 +309,12 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
     g.grid_y = s.plan_items;
   } else {
     g.mapping = ConvMapping::sequence_chunks;
-    const int64_t cap = g.variant == ConvFwdVariant::tiled ? std::min(s.max_sequence_chunk, kTiledMaxChunk)
-                                                            : s.max_sequence_chunk;
-    g.chunk = sequence_chunk(s.tokens, g.grid_x, std::min(shortest_sequence_chunk(s.min_sequence_chunk, s.width), cap), cap);
+    const int64_t cap =
+        g.variant == ConvFwdVariant::tiled ? std::min(s.max_sequence_chunk, kTiledMaxChunk) : s.max_sequence_chunk;
+    g.chunk =
+        sequence_chunk(s.tokens, g.grid_x, std::min(shortest_sequence_chunk(s.min_sequence_chunk, s.width), cap), cap);
     if (sw.stage_x == 1 && conv_fwd_can_stage_x(s, g)) g.chunk = cap;  // a power of two, as the mapping needs
-    g.grid_y = s.tokens / g.chunk + s.seqs;  // B_N: the last sequence's programs end there
+    g.grid_y = s.tokens / g.chunk + s.seqs;                            // B_N: the last sequence's programs end there
   }
   if (g.variant == ConvFwdVariant::tiled) g.shared_bytes = (g.chunk + s.width - 1) * g.block * 4;
   g.stage_x = conv_fwd_stages_x(s, sw, g);
@@ -371,8 +375,10 @@ VT_GEOMETRY_FN int64_t sequence_of_program(int64_t k, const Qsl& qsl, int64_t se
   int64_t lo = 0, hi = seqs - 1;
   while (lo < hi) {
     const int64_t mid = (lo + hi + 1) / 2;
-    if (clamp_token(qsl(mid), tokens) / chunk + mid <= k) lo = mid;
-    else hi = mid - 1;
+    if (clamp_token(qsl(mid), tokens) / chunk + mid <= k)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }

@@ -37,7 +37,7 @@ VT_MATH_FN uint16_t f32_to_f16(float f) {
     if (abs < 0x33000000u) return sign;  // below half the smallest subnormal
     const uint32_t exp = abs >> 23;      // biased, 102..112
     const uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    const uint32_t shift = 126u - exp;   // 14..24 bits dropped
+    const uint32_t shift = 126u - exp;  // 14..24 bits dropped
     uint32_t q = mant >> shift;
     const uint32_t rem = mant & ((1u << shift) - 1u);
     const uint32_t half = 1u << (shift - 1u);
@@ -61,7 +61,6 @@ VT_MATH_FN float f16_to_f32(uint16_t h) {
   const float magnitude = static_cast<float>(mant) * 0x1p-24f;
   return from_bits(sign | bits(magnitude));
 }
-
 
 // Narrowing an approximation (a rounding test). Let v be an f32 value known only through an
 // approximation s of the same sign whose bits lie within `slack` steps of v's. When no

@@ -78,7 +78,7 @@ class CaseMemory {
   void fill(int id, F&& f) {
     for_each(id, [&](const Index& index, uint64_t at) { store(id, at, f(index)); });
   }
-  void store(int id, uint64_t byte_offset, float value);  // rounded to the slot's dtype
+  void store(int id, uint64_t byte_offset, float value);   // rounded to the slot's dtype
   void set_ints(int id, std::span<const int32_t> values);  // a 1-D i32 or u8 slot
   static float load(DType dtype, const uint8_t* p);
 

@@ -25,8 +25,8 @@ struct Tolerance {
 
 struct Report {
   bool passed = true;
-  uint64_t worst_ulp = 0;   // over written elements that differ; UINT64_MAX for NaN vs number
-  std::string worst_at;     // "out[3, 17]", empty when all are identical
+  uint64_t worst_ulp = 0;  // over written elements that differ; UINT64_MAX for NaN vs number
+  std::string worst_at;    // "out[3, 17]", empty when all are identical
   uint64_t problem_count = 0;
   std::vector<std::string> problems;  // the first few, each naming the tensor and index
   std::string first_structural;       // the first problem that is not a value difference

@@ -29,9 +29,9 @@ struct ConvFwdParams {
   bool transposed_state = false;  // [S, W, C] storage seen as [S, C, W] through strides
   int64_t x_row_extra = 0;        // x is a column slice of rows this much wider
   int64_t out_row_extra = 0;
-  bool specials = false;          // NaN, infinities and subnormals among x
-  bool host_indices = true;       // pass host copies of query_start_loc and state_indices
-  bool model_values = false;      // x and state near N(0, 1), as in a model (vt-bench), not spread over binades
+  bool specials = false;      // NaN, infinities and subnormals among x
+  bool host_indices = true;   // pass host copies of query_start_loc and state_indices
+  bool model_values = false;  // x and state near N(0, 1), as in a model (vt-bench), not spread over binades
 };
 
 struct ConvUpdateParams {
@@ -39,16 +39,16 @@ struct ConvUpdateParams {
   int64_t width = 4;
   DType x = DType::f32, weight = DType::f32, out = DType::f32, state = DType::f32;
   int64_t batch = 5;
-  int64_t tokens = 0;       // 0: x is [B, C]; otherwise [B, L, C] with L = tokens
-  bool in_place = false;    // out is x
-  bool indices = true;      // state_indices given (else sequence b uses slot b)
-  int64_t padding = 1;      // sequences marked as padding (with indices)
-  int64_t num_slots = 0;    // 0: batch plus two
+  int64_t tokens = 0;     // 0: x is [B, C]; otherwise [B, L, C] with L = tokens
+  bool in_place = false;  // out is x
+  bool indices = true;    // state_indices given (else sequence b uses slot b)
+  int64_t padding = 1;    // sequences marked as padding (with indices)
+  int64_t num_slots = 0;  // 0: batch plus two
   bool bias = true;
   bool silu = true;
   bool transposed_state = false;
   int64_t x_row_extra = 0;  // x rows (tokens) this much wider than C
-  bool specials = false;  // NaN, infinities and subnormals among the inputs
+  bool specials = false;    // NaN, infinities and subnormals among the inputs
   bool host_indices = true;
   bool model_values = false;  // as in ConvFwdParams
 };
@@ -71,7 +71,7 @@ struct L2NormParams {
   int64_t dim = 24;
   DType in = DType::f32, out = DType::f32;
   float eps = 1e-6f;
-  int64_t row_extra = 0;  // outer strides this much wider than dense
+  int64_t row_extra = 0;      // outer strides this much wider than dense
   bool special_rows = false;  // as in PostConvParams
 };
 
