@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(
   cmake g++ make libgtest-dev libgmock-dev        # build and tests
   clang libclang-rt-14-dev                         # libFuzzer and sanitizer runtimes
+  clang-format                                     # scripts/format.sh (the tree's style, checked in CI)
   libvulkan-dev glslang-tools glslc spirv-tools mesa-vulkan-drivers vulkan-tools vulkan-validationlayers  # Vulkan, lavapipe for CI
   hipcc libamdhip64-dev rocm-device-libs           # HIP for AMD GPUs
   libtbb-dev                                       # the CPU fast provider

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds and runs every test: a -Werror build with the whole suite (GPU backends compiled,
-# their tests skip without a device), the CPU parts (and Vulkan on lavapipe) under
-# ASan+UBSan, the concurrency tests under ThreadSanitizer, and the validation fuzzer.
+# Checks the sources' formatting (scripts/format.sh), then builds and runs every test: a
+# -Werror build with the whole suite (GPU backends compiled, their tests skip without a
+# device), the CPU parts (and Vulkan on lavapipe) under ASan+UBSan, the concurrency tests
+# under ThreadSanitizer, and the validation fuzzer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+scripts/format.sh --check
 jobs=$(nproc)
 
 run() {  # run <build dir> <ctest args...> -- <cmake args...>
