@@ -12,12 +12,9 @@ namespace {
 uint64_t element_bytes(vt_dtype t) {
   switch (t) {
     case VT_DTYPE_F16:
-    case VT_DTYPE_BF16:
-      return 2;
-    case VT_DTYPE_U8:
-      return 1;
-    default:
-      return 4;
+    case VT_DTYPE_BF16: return 2;
+    case VT_DTYPE_U8: return 1;
+    default: return 4;
   }
 }
 

@@ -25,8 +25,7 @@ vt_status fail(vt_status status, const std::string& message) {
 const char* result_name(VkResult r) {
   switch (r) {
 #define VT_VK_RESULT(name) \
-  case name:               \
-    return #name;
+  case name: return #name;
     VT_VK_RESULT(VK_SUCCESS)
     VT_VK_RESULT(VK_NOT_READY)
     VT_VK_RESULT(VK_TIMEOUT)
@@ -50,8 +49,7 @@ const char* result_name(VkResult r) {
     VT_VK_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
     VT_VK_RESULT(VK_ERROR_INVALID_SHADER_NV)
 #undef VT_VK_RESULT
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 

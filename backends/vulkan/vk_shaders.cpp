@@ -43,8 +43,7 @@ Spirv shader_code(Shader shader, ShaderBuild build) {
     VT_SHADER_BUILDS(rows)
     VT_SHADER_BUILDS(fma_probe)
     VT_SHADER_BUILDS(math_probe)
-    case Shader::count:
-      break;
+    case Shader::count: break;
   }
   return {nullptr, 0};
 }

@@ -39,12 +39,9 @@ vt_status run(Impl impl, auto reference_fn, auto fast_fn, const auto& args) {
 uint32_t nan_bits(vt_dtype dtype, std::mt19937& rng) {
   const auto r = static_cast<uint32_t>(rng());
   switch (dtype) {
-    case VT_DTYPE_F16:
-      return (r & 0x8000u) | 0x7c00u | std::max<uint32_t>(r & 0x3ffu, 1u);
-    case VT_DTYPE_BF16:
-      return (r & 0x8000u) | 0x7f80u | std::max<uint32_t>(r & 0x7fu, 1u);
-    default:
-      return (r & 0x80000000u) | 0x7f800000u | std::max<uint32_t>(r & 0x7fffffu, 1u);
+    case VT_DTYPE_F16: return (r & 0x8000u) | 0x7c00u | std::max<uint32_t>(r & 0x3ffu, 1u);
+    case VT_DTYPE_BF16: return (r & 0x8000u) | 0x7f80u | std::max<uint32_t>(r & 0x7fu, 1u);
+    default: return (r & 0x80000000u) | 0x7f800000u | std::max<uint32_t>(r & 0x7fffffu, 1u);
   }
 }
 

@@ -53,12 +53,9 @@ std::unique_ptr<opcheck::OpCase> conv_fwd(const std::string& name, int index, ui
   for (size_t i = 0; i < n; ++i) {
     const float kind = r.unit();
     int64_t length = r.uniform_int(1, large ? 300 : 150);  // beyond one 64-token program
-    if (kind < 0.1f)
-      length = 0;
-    else if (kind < 0.3f)
-      length = r.uniform_int(1, std::max<int64_t>(w - 1, 1));  // T < W
-    else if (kind < 0.4f)
-      length = w + r.uniform_int(0, 3);
+    if (kind < 0.1f) length = 0;
+    else if (kind < 0.3f) length = r.uniform_int(1, std::max<int64_t>(w - 1, 1));  // T < W
+    else if (kind < 0.4f) length = w + r.uniform_int(0, 3);
     p.lengths.push_back(static_cast<int32_t>(length));
   }
   p.stateless = r.chance(0.2f);
@@ -178,20 +175,13 @@ std::unique_ptr<opcheck::OpCase> random_case(vt_op_id op, int index, uint64_t se
   const std::string name = std::string(op_name(op)) + "_" + std::to_string(index);
   const bool large = index % 8 == 7;
   switch (op) {
-    case VT_OP_CAUSAL_CONV1D_FWD:
-      return conv_fwd(name, index, seed, large);
-    case VT_OP_CAUSAL_CONV1D_UPDATE:
-      return conv_update(name, index, seed, large);
-    case VT_OP_GDN_POST_CONV:
-      return post_conv(name, index, seed, large);
-    case VT_OP_L2NORM:
-      return l2norm(name, index, seed, large);
-    case VT_OP_GDN_GATING:
-      return gating(name, index, seed, large);
-    case VT_OP_GDN_SPLIT:
-      return split(name, index, seed, large);
-    default:
-      return nullptr;
+    case VT_OP_CAUSAL_CONV1D_FWD: return conv_fwd(name, index, seed, large);
+    case VT_OP_CAUSAL_CONV1D_UPDATE: return conv_update(name, index, seed, large);
+    case VT_OP_GDN_POST_CONV: return post_conv(name, index, seed, large);
+    case VT_OP_L2NORM: return l2norm(name, index, seed, large);
+    case VT_OP_GDN_GATING: return gating(name, index, seed, large);
+    case VT_OP_GDN_SPLIT: return split(name, index, seed, large);
+    default: return nullptr;
   }
 }
 

@@ -114,16 +114,11 @@ vt::TensorView Views::build(const vt::Buffer& b, vt::DType t, const std::vector<
                             const std::vector<int64_t>& st, uint64_t off) {
   const auto& s = shape;
   switch (s.size()) {
-    case 0:
-      return vt::TensorView::strided(b, t, {}, {}, off);
-    case 1:
-      return vt::TensorView::strided(b, t, {s[0]}, {st[0]}, off);
-    case 2:
-      return vt::TensorView::strided(b, t, {s[0], s[1]}, {st[0], st[1]}, off);
-    case 3:
-      return vt::TensorView::strided(b, t, {s[0], s[1], s[2]}, {st[0], st[1], st[2]}, off);
-    case 4:
-      return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3]}, {st[0], st[1], st[2], st[3]}, off);
+    case 0: return vt::TensorView::strided(b, t, {}, {}, off);
+    case 1: return vt::TensorView::strided(b, t, {s[0]}, {st[0]}, off);
+    case 2: return vt::TensorView::strided(b, t, {s[0], s[1]}, {st[0], st[1]}, off);
+    case 3: return vt::TensorView::strided(b, t, {s[0], s[1], s[2]}, {st[0], st[1], st[2]}, off);
+    case 4: return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3]}, {st[0], st[1], st[2], st[3]}, off);
     default:
       return vt::TensorView::strided(b, t, {s[0], s[1], s[2], s[3], s[4]}, {st[0], st[1], st[2], st[3], st[4]}, off);
   }
@@ -139,10 +134,8 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
   if (flags & 4) {
     const uint8_t k = r.byte();
     if (k % 8 == 7 || shape.empty()) {
-      if (k & 8 || shape.empty())
-        shape.insert(shape.begin(), 1 + (k >> 4));
-      else
-        shape.erase(shape.begin());
+      if (k & 8 || shape.empty()) shape.insert(shape.begin(), 1 + (k >> 4));
+      else shape.erase(shape.begin());
     } else {
       shape[k % shape.size()] = r.extent();
     }
@@ -152,8 +145,7 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
   std::vector<uint32_t> order(rank);
   std::iota(order.begin(), order.end(), 0u);
   if (layout == 3) {
-    if (canonical.order.size() == rank && r.byte() % 2 == 0)
-      order = canonical.order;
+    if (canonical.order.size() == rank && r.byte() % 2 == 0) order = canonical.order;
     else
       for (size_t i = rank; i > 1; --i) std::swap(order[i - 1], order[r.byte() % i]);
   }
@@ -181,15 +173,12 @@ vt::TensorView Views::next(Reader& r, vt::DType dtype, const Shape& canonical) {
         const vt::Buffer& b = env_.pool[r.byte() % env_.pool.size()];
         return build(b, dtype, shape, strides, offset + 16 * static_cast<uint64_t>(r.byte()));
       }
-      case 2:
-        owned_.push_back(std::make_unique<vt::Buffer>(env_.foreign.alloc(size)));
-        break;
+      case 2: owned_.push_back(std::make_unique<vt::Buffer>(env_.foreign.alloc(size))); break;
       case 3:
         owned_.push_back(
             std::make_unique<vt::Buffer>(env_.home.alloc(size - std::min<uint64_t>(size, 1 + r.byte() % 8))));
         break;
-      default:
-        owned_.push_back(std::make_unique<vt::Buffer>(env_.home.alloc(size)));
+      default: owned_.push_back(std::make_unique<vt::Buffer>(env_.home.alloc(size)));
     }
     return build(*owned_.back(), dtype, shape, strides, offset);
   } catch (const vt::Error& e) {

@@ -64,10 +64,8 @@ void absent(const char* op, const char* arg, const vt_tensor& passed) {
 }
 
 void optional(const char* op, const char* arg, const vt::TensorView& v, const vt_tensor& passed) {
-  if (v.present())
-    sound(op, arg, v, passed);
-  else
-    absent(op, arg, passed);
+  if (v.present()) sound(op, arg, v, passed);
+  else absent(op, arg, passed);
 }
 
 void shape_is(const char* op, const char* arg, const vt::TensorView& v, std::initializer_list<int64_t> dims) {
@@ -250,10 +248,8 @@ void check_accepted(const vt::ops::CausalConv1dUpdate& a, const vt_causal_conv1d
   inner_contiguous(op, "x", a.x);
   const int64_t K = conv_weights_ok(op, a.weight, a.bias, r.weight, r.bias, a.x.dtype(), C);
   sound(op, "out", a.out, r.out);
-  if (multi)
-    shape_is(op, "out", a.out, {B, L, C});
-  else
-    shape_is(op, "out", a.out, {B, C});
+  if (multi) shape_is(op, "out", a.out, {B, L, C});
+  else shape_is(op, "out", a.out, {B, C});
   dtype_in(op, "out", a.out, {DType::f32, a.x.dtype()});
   inner_contiguous(op, "out", a.out);
   distinct(op, "out", a.out);

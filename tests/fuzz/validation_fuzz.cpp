@@ -75,8 +75,7 @@ void fuzz_fwd(Reader& r, Views& v) {
         plan = vt::ops::make_conv_chunk_plan(offsets(N, T), static_cast<int8_t>(r.byte()));
         plan->upload(env.home_queue);
         break;
-      default:
-        break;
+      default: break;
     }
   } catch (const vt::Error& e) {
     require(e.code() == vt::Status::invalid_argument, "chunk plan: %s", e.what());
@@ -174,24 +173,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Reader r(data, size);
   fuzz::Views views(fuzz::Env::get());
   switch (r.byte() % 6) {
-    case 0:
-      fuzz::fuzz_fwd(r, views);
-      break;
-    case 1:
-      fuzz::fuzz_update(r, views);
-      break;
-    case 2:
-      fuzz::fuzz_post_conv(r, views);
-      break;
-    case 3:
-      fuzz::fuzz_gating(r, views);
-      break;
-    case 4:
-      fuzz::fuzz_split(r, views);
-      break;
-    default:
-      fuzz::fuzz_l2norm(r, views);
-      break;
+    case 0: fuzz::fuzz_fwd(r, views); break;
+    case 1: fuzz::fuzz_update(r, views); break;
+    case 2: fuzz::fuzz_post_conv(r, views); break;
+    case 3: fuzz::fuzz_gating(r, views); break;
+    case 4: fuzz::fuzz_split(r, views); break;
+    default: fuzz::fuzz_l2norm(r, views); break;
   }
   return 0;
 }

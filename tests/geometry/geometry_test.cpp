@@ -642,10 +642,8 @@ TEST(ConvFwdGeometry, LaunchGridHoldsEveryProgram) {
     EXPECT_LE(l.y, geo::kGridYZMax);
     EXPECT_LE(l.z, geo::kGridYZMax);
     EXPECT_GE(l.y * l.z, programs) << programs;
-    if (programs > 0)
-      EXPECT_LT(l.y * (l.z - 1), programs) << "no slice of z is wholly idle";
-    else
-      EXPECT_EQ(l.y * l.z, 0);
+    if (programs > 0) EXPECT_LT(l.y * (l.z - 1), programs) << "no slice of z is wholly idle";
+    else EXPECT_EQ(l.y * l.z, 0);
   }
   // Up to kGridYZMax programs: one slice, y holds them all.
   geo::ConvFwdGeometry g;

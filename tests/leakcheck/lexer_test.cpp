@@ -14,24 +14,12 @@ std::string summary(const LexedFile& f) {
   for (const Token& t : f.tokens) {
     const char* kind = "";
     switch (t.kind) {
-      case TokenKind::identifier:
-        kind = "id";
-        break;
-      case TokenKind::number:
-        kind = "num";
-        break;
-      case TokenKind::string:
-        kind = "str";
-        break;
-      case TokenKind::character:
-        kind = "chr";
-        break;
-      case TokenKind::header_name:
-        kind = "hdr";
-        break;
-      case TokenKind::punct:
-        kind = "p";
-        break;
+      case TokenKind::identifier: kind = "id"; break;
+      case TokenKind::number: kind = "num"; break;
+      case TokenKind::string: kind = "str"; break;
+      case TokenKind::character: kind = "chr"; break;
+      case TokenKind::header_name: kind = "hdr"; break;
+      case TokenKind::punct: kind = "p"; break;
     }
     if (!s.empty()) s += ' ';  // not "" + std::string: GCC 12 at -O3 warns (a false -Wrestrict)
     s += std::string(kind) + ":" + t.text + "@" + std::to_string(t.line);

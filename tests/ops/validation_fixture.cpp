@@ -140,10 +140,8 @@ void expect_rejected_impl(Arena& arena, const std::function<void()>& call, const
     ADD_FAILURE() << "the call was accepted; expected the error: " << text;
   } catch (const vt::Error& e) {
     EXPECT_EQ(e.code(), vt::Status::invalid_argument) << e.what();
-    if (exact)
-      EXPECT_EQ(std::string(e.what()), text);
-    else
-      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    if (exact) EXPECT_EQ(std::string(e.what()), text);
+    else EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
   }
   EXPECT_TRUE(arena.snapshot() == before) << "a rejected call changed memory";
 }

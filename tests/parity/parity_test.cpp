@@ -55,10 +55,8 @@ void tally(const std::string& device, const CaseSpec& spec, const opcheck::Repor
     return;
   }
   ++t.ran;
-  if (expected_failure)
-    ++t.expected_failures;
-  else if (!passed)
-    ++t.failed;
+  if (expected_failure) ++t.expected_failures;
+  else if (!passed) ++t.failed;
   if (report->worst_at.empty() && report->passed) {
     ++t.identical;
   } else if (report->worst_ulp >= t.worst_ulp) {
@@ -74,10 +72,8 @@ class ParityByOp : public testing::Environment {
     std::cout << "parity by device and op (cases run; identical; the worst difference; declared gaps):\n";
     for (const auto& [key, t] : tallies()) {
       std::cout << "  " << key.first << " " << key.second << ": " << t.ran << " run, ";
-      if (t.identical == t.ran)
-        std::cout << "all bit-identical";
-      else
-        std::cout << t.identical << " bit-identical, worst " << t.worst;
+      if (t.identical == t.ran) std::cout << "all bit-identical";
+      else std::cout << t.identical << " bit-identical, worst " << t.worst;
       if (t.expected_failures) std::cout << "; " << t.expected_failures << " expected failure(s)";
       if (t.unsupported) std::cout << "; " << t.unsupported << " unsupported";
       if (t.failed) std::cout << "; " << t.failed << " FAILED";

@@ -119,15 +119,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     Audit audit = run_audit(root, config, baseline);
     const bool written = !o.write_baseline || write_lowered_baseline(config, baseline, audit, err);
     switch (o.format.value_or(Format::report)) {
-      case Format::report:
-        print_report(out, audit);
-        break;
-      case Format::list:
-        print_list(out, audit);
-        break;
-      case Format::json:
-        print_json(out, audit);
-        break;
+      case Format::report: print_report(out, audit); break;
+      case Format::list: print_list(out, audit); break;
+      case Format::json: print_json(out, audit); break;
     }
     return written && audit.clean() ? 0 : 1;
   } catch (const std::exception& e) {

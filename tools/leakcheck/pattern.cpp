@@ -170,16 +170,13 @@ std::optional<IdentifierPattern> IdentifierPattern::parse(std::string_view text,
 
 bool IdentifierPattern::matches(std::string_view identifier) const {
   switch (form_) {
-    case Form::exact:
-      return identifier == body_;
-    case Form::prefix:
-      return identifier.substr(0, body_.size()) == body_ && word_boundary(identifier, body_.size());
+    case Form::exact: return identifier == body_;
+    case Form::prefix: return identifier.substr(0, body_.size()) == body_ && word_boundary(identifier, body_.size());
     case Form::word: {
       const std::vector<std::string_view> words = split_words(identifier);
       return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return iequals(w, body_); });
     }
-    case Form::glob:
-      return glob_match(body_, identifier, false);
+    case Form::glob: return glob_match(body_, identifier, false);
   }
   return false;
 }

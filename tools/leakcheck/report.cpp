@@ -10,12 +10,9 @@ namespace {
 
 const char* status_name(HitStatus s) {
   switch (s) {
-    case HitStatus::counted:
-      return "counted";
-    case HitStatus::exempt:
-      return "exempt";
-    case HitStatus::allowlisted:
-      return "allowlisted";
+    case HitStatus::counted: return "counted";
+    case HitStatus::exempt: return "exempt";
+    case HitStatus::allowlisted: return "allowlisted";
   }
   return "counted";
 }

@@ -104,11 +104,8 @@ FileScan scan_source(std::string_view source, const Config& config) {
         bucket = match.string_literal(t.text);
         shown = "\"" + t.text + "\"";
         break;
-      case TokenKind::header_name:
-        bucket = match.header(t.text);
-        break;
-      default:
-        break;
+      case TokenKind::header_name: bucket = match.header(t.text); break;
+      default: break;
     }
     if (bucket != nullptr) out.hits.push_back(Hit{t.line, *bucket, std::move(shown)});
   }

@@ -81,34 +81,22 @@ bool parse(int argc, char** argv, Options& o) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--device")
-      o.devices.push_back(value());
-    else if (a == "--case")
-      o.cases.push_back(value());
-    else if (a == "--variant")
-      o.variant = value();
-    else if (a == "--quick")
-      o.quick = true;
-    else if (a == "--host-overhead")
-      o.host_overhead = true;
+    if (a == "--device") o.devices.push_back(value());
+    else if (a == "--case") o.cases.push_back(value());
+    else if (a == "--variant") o.variant = value();
+    else if (a == "--quick") o.quick = true;
+    else if (a == "--host-overhead") o.host_overhead = true;
     else if (a == "--values") {
       const std::string v = value();
       if (v != "model" && v != "spread") throw std::invalid_argument("--values takes model or spread, not " + v);
       o.model_values = v == "model";
-    } else if (a == "--json")
-      o.json = value();
-    else if (a == "--csv")
-      o.csv = value();
-    else if (a == "--svg")
-      o.svg = value();
-    else if (a == "--check-bytes")
-      o.check_bytes = byte_count(a, value());
-    else if (a == "--rotation-bytes")
-      o.rotation_bytes = byte_count(a, value());
-    else if (a == "--help" || a == "-h")
-      return false;
-    else
-      throw std::invalid_argument("unknown argument " + a);
+    } else if (a == "--json") o.json = value();
+    else if (a == "--csv") o.csv = value();
+    else if (a == "--svg") o.svg = value();
+    else if (a == "--check-bytes") o.check_bytes = byte_count(a, value());
+    else if (a == "--rotation-bytes") o.rotation_bytes = byte_count(a, value());
+    else if (a == "--help" || a == "-h") return false;
+    else throw std::invalid_argument("unknown argument " + a);
   }
   if (o.host_overhead && (!o.variant.empty() || !o.csv.empty() || !o.svg.empty()))
     throw std::invalid_argument("--variant, --csv and --svg do not apply to --host-overhead");

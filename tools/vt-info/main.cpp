@@ -31,8 +31,7 @@ std::string caps_text(const vt::DeviceProperties& p) {
 
 void print_text(vt::Runtime& rt, const std::string& load_error) {
   std::printf("vt-info\n\nplugin search path:\n");
-  if (rt.knobs().plugins)
-    std::printf("  (VT_PLUGINS set: only the listed files)\n");
+  if (rt.knobs().plugins) std::printf("  (VT_PLUGINS set: only the listed files)\n");
   else
     for (const auto& d : rt.search_path()) std::printf("  %s\n", d.c_str());
 
@@ -173,9 +172,7 @@ int main(int argc, char** argv) {
   } catch (const vt::Error& e) {
     load_error = e.what();
   }
-  if (json)
-    print_json(rt, load_error);
-  else
-    print_text(rt, load_error);
+  if (json) print_json(rt, load_error);
+  else print_text(rt, load_error);
   return load_error.empty() ? 0 : 1;
 }

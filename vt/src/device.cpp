@@ -134,10 +134,8 @@ bool HostBuffer::pinned() const { return data_ && rec_->props.pinned_host; }
 
 void HostBuffer::release() noexcept {
   if (data_) {
-    if (pinned())
-      rec_->plugin->host_free(rec_->index, data_);
-    else
-      ::operator delete(data_, kHostAlign);
+    if (pinned()) rec_->plugin->host_free(rec_->index, data_);
+    else ::operator delete(data_, kHostAlign);
   }
   data_ = nullptr;
 }

@@ -105,25 +105,18 @@ bool apply(const Def& def, std::string_view value, Knobs& k) {
     case Kind::list_colon: {
       auto items = split(value, def.kind == Kind::list_comma ? ',' : ':');
       if (items.empty()) return false;
-      if (name == "VT_PLUGINS")
-        k.plugins = std::move(items);
-      else if (name == "VT_PLUGIN_PATH")
-        k.plugin_path = std::move(items);
-      else if (name == "VT_REQUIRE")
-        k.require = std::move(items);
-      else if (name == "VT_DISABLE_PROVIDERS")
-        k.disable_providers = std::move(items);
+      if (name == "VT_PLUGINS") k.plugins = std::move(items);
+      else if (name == "VT_PLUGIN_PATH") k.plugin_path = std::move(items);
+      else if (name == "VT_REQUIRE") k.require = std::move(items);
+      else if (name == "VT_DISABLE_PROVIDERS") k.disable_providers = std::move(items);
       return true;
     }
     case Kind::flag: {
       if (value != "0" && value != "1") return false;
       const bool on = value == "1";
-      if (name == "VT_PROVIDER_STATS")
-        k.provider_stats = on;
-      else if (name == "VT_STRICT_PROVIDERS")
-        k.strict_providers = on;
-      else if (name == "VT_DEEP_VALIDATE")
-        k.deep_validate = on;
+      if (name == "VT_PROVIDER_STATS") k.provider_stats = on;
+      else if (name == "VT_STRICT_PROVIDERS") k.strict_providers = on;
+      else if (name == "VT_DEEP_VALIDATE") k.deep_validate = on;
       k.ints[std::string(name)] = on ? 1 : 0;
       return true;
     }

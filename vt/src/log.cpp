@@ -24,14 +24,10 @@ Sink& sink() {
 
 const char* level_word(LogLevel l) {
   switch (l) {
-    case LogLevel::error:
-      return "error";
-    case LogLevel::warn:
-      return "warn";
-    case LogLevel::info:
-      return "info";
-    case LogLevel::debug:
-      return "debug";
+    case LogLevel::error: return "error";
+    case LogLevel::warn: return "warn";
+    case LogLevel::info: return "info";
+    case LogLevel::debug: return "debug";
   }
   return "?";
 }

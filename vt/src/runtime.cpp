@@ -58,10 +58,8 @@ std::optional<Error> check_required(const Knobs& knobs, const std::vector<Plugin
     std::string why;
     for (const PluginReport& r : reports) {
       if (r.backend != name) continue;
-      if (r.loaded)
-        ok = true;
-      else
-        why += "\n  " + r.path + ": " + r.reason;
+      if (r.loaded) ok = true;
+      else why += "\n  " + r.path + ": " + r.reason;
     }
     if (!ok && why.empty()) why = "\n  no plugin for it was found";
     if (!ok || !why.empty())

@@ -54,20 +54,13 @@ void taps_row(std::index_sequence<J...>, const Taps& taps, const float* const* i
 // acc[c] for the K input rows in[0..K-1], oldest first.
 inline void taps_row(int k, const Taps& taps, const float* const* in, int64_t n, float* __restrict acc) {
   switch (k) {
-    case 2:
-      return taps_row(std::make_index_sequence<2>{}, taps, in, n, acc);
-    case 3:
-      return taps_row(std::make_index_sequence<3>{}, taps, in, n, acc);
-    case 4:
-      return taps_row(std::make_index_sequence<4>{}, taps, in, n, acc);
-    case 5:
-      return taps_row(std::make_index_sequence<5>{}, taps, in, n, acc);
-    case 6:
-      return taps_row(std::make_index_sequence<6>{}, taps, in, n, acc);
-    case 7:
-      return taps_row(std::make_index_sequence<7>{}, taps, in, n, acc);
-    default:
-      return taps_row(std::make_index_sequence<8>{}, taps, in, n, acc);
+    case 2: return taps_row(std::make_index_sequence<2>{}, taps, in, n, acc);
+    case 3: return taps_row(std::make_index_sequence<3>{}, taps, in, n, acc);
+    case 4: return taps_row(std::make_index_sequence<4>{}, taps, in, n, acc);
+    case 5: return taps_row(std::make_index_sequence<5>{}, taps, in, n, acc);
+    case 6: return taps_row(std::make_index_sequence<6>{}, taps, in, n, acc);
+    case 7: return taps_row(std::make_index_sequence<7>{}, taps, in, n, acc);
+    default: return taps_row(std::make_index_sequence<8>{}, taps, in, n, acc);
   }
 }
 

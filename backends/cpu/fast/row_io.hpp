@@ -33,24 +33,18 @@ void narrow_as(const float* __restrict src, int64_t n, char* dst, int64_t stride
 // dst[i] = the element at src + i * stride, as f32.
 inline void widen(vt_dtype dtype, const char* src, int64_t stride, int64_t n, float* __restrict dst) {
   switch (dtype) {
-    case VT_DTYPE_F16:
-      return widen_as<VT_DTYPE_F16>(src, stride, n, dst);
-    case VT_DTYPE_BF16:
-      return widen_as<VT_DTYPE_BF16>(src, stride, n, dst);
-    default:
-      return widen_as<VT_DTYPE_F32>(src, stride, n, dst);
+    case VT_DTYPE_F16: return widen_as<VT_DTYPE_F16>(src, stride, n, dst);
+    case VT_DTYPE_BF16: return widen_as<VT_DTYPE_BF16>(src, stride, n, dst);
+    default: return widen_as<VT_DTYPE_F32>(src, stride, n, dst);
   }
 }
 
 // The element at dst + i * stride = src[i], rounded to dtype.
 inline void narrow(vt_dtype dtype, const float* __restrict src, int64_t n, char* dst, int64_t stride) {
   switch (dtype) {
-    case VT_DTYPE_F16:
-      return narrow_as<VT_DTYPE_F16>(src, n, dst, stride);
-    case VT_DTYPE_BF16:
-      return narrow_as<VT_DTYPE_BF16>(src, n, dst, stride);
-    default:
-      return narrow_as<VT_DTYPE_F32>(src, n, dst, stride);
+    case VT_DTYPE_F16: return narrow_as<VT_DTYPE_F16>(src, n, dst, stride);
+    case VT_DTYPE_BF16: return narrow_as<VT_DTYPE_BF16>(src, n, dst, stride);
+    default: return narrow_as<VT_DTYPE_F32>(src, n, dst, stride);
   }
 }
 

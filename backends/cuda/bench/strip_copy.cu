@@ -111,10 +111,8 @@ __device__ __forceinline__ void store_batch(char* dst, int64_t row_bytes, L (&v)
 #pragma unroll
   for (int u = 0; u < Depth; ++u) {
     first_word(v[u]) ^= all;
-    if constexpr (Streaming)
-      __stcs(reinterpret_cast<L*>(dst + u * row_bytes), v[u]);
-    else
-      *reinterpret_cast<L*>(dst + u * row_bytes) = v[u];
+    if constexpr (Streaming) __stcs(reinterpret_cast<L*>(dst + u * row_bytes), v[u]);
+    else *reinterpret_cast<L*>(dst + u * row_bytes) = v[u];
   }
 }
 
@@ -515,16 +513,11 @@ int main(int argc, char** argv) {
   int64_t rows = 16384, row_bytes = 16384;  // x of C = 8192 bf16 channels at T = 16384
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--rows")
-      rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
-    else if (a == "--row-bytes")
-      row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
-    else if (a == "--check-only")
-      r.check_only = true;
-    else if (a == "--only" && i + 1 < argc)
-      r.only = argv[++i];
-    else if (a == "--kind" && i + 1 < argc)
-      r.kind = argv[++i];
+    if (a == "--rows") rows = parse_int("--rows", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--row-bytes") row_bytes = parse_int("--row-bytes", i + 1 < argc ? argv[++i] : nullptr);
+    else if (a == "--check-only") r.check_only = true;
+    else if (a == "--only" && i + 1 < argc) r.only = argv[++i];
+    else if (a == "--kind" && i + 1 < argc) r.kind = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: cuda_strip_copy [--rows N] [--row-bytes N] [--check-only] [--only KEY] [--kind KIND]\n");

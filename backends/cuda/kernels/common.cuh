@@ -291,10 +291,8 @@ template <Elem E, bool Called>
 __device__ __forceinline__ uint32_t silu_narrow2_rare_second(float a, float b, uint32_t ta, uint32_t tb) {
   static_assert(E == Elem::bf16, "f16 tests the second estimate first (silu_narrow2)");
   auto rest = [](float v) -> uint32_t {
-    if constexpr (Called)
-      return silu_narrow_rest<E>(v);
-    else
-      return silu_narrow_rest_call<E>(v);
+    if constexpr (Called) return silu_narrow_rest<E>(v);
+    else return silu_narrow_rest_call<E>(v);
   };
   const uint32_t na = fabsf(a) <= kSiluFastMax && vt::math::bf16_word_clear(ta, kSiluSlack) ? ta >> 16 : rest(a);
   const uint32_t nb = fabsf(b) <= kSiluFastMax && vt::math::bf16_word_clear(tb, kSiluSlack) ? tb >> 16 : rest(b);

@@ -684,10 +684,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
       for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
     }
   };
-  if (roller)
-    finish(std::true_type{});
-  else
-    finish(std::false_type{});
+  if (roller) finish(std::true_type{});
+  else finish(std::false_type{});
 }
 
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
@@ -760,10 +758,8 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
       if (one_sequence_fits(p, g, grid, dense)) {
-        if (g.chunk == 4)
-          launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
-        else
-          launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
+        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
+        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
         return;
       }
       const bool warp = conv_fwd_warp_search(p);
@@ -773,25 +769,17 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
         launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, false, true>, grid, block, 0, s, p);
       else if (g.stage_whole)
         launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true, false, true>, grid, block, 0, s, p);
-      else if (g.stage_x && dense)
-        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
-      else if (g.stage_x)
-        launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
-      else if (dense && warp)
-        launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
-      else if (dense)
-        launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
-      else if (warp)
-        launch_kernel(conv_fwd_window_kernel<K, X, 2, false, false, true>, grid, block, 0, s, p);
-      else
-        launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
+      else if (g.stage_x && dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true>, grid, block, 0, s, p);
+      else if (g.stage_x) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, true>, grid, block, 0, s, p);
+      else if (dense && warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, true, false, true>, grid, block, 0, s, p);
+      else if (dense) launch_kernel(conv_fwd_window_kernel<K, X, 2, true>, grid, block, 0, s, p);
+      else if (warp) launch_kernel(conv_fwd_window_kernel<K, X, 2, false, false, true>, grid, block, 0, s, p);
+      else launch_kernel(conv_fwd_window_kernel<K, X, 2>, grid, block, 0, s, p);
       return;
     }
   }
-  if (g.vec == kFull)
-    launch_kernel(conv_fwd_window_kernel<K, X, kFull>, grid, block, 0, s, p);
-  else
-    launch_kernel(conv_fwd_window_kernel<K, X, 1>, grid, block, 0, s, p);
+  if (g.vec == kFull) launch_kernel(conv_fwd_window_kernel<K, X, kFull>, grid, block, 0, s, p);
+  else launch_kernel(conv_fwd_window_kernel<K, X, 1>, grid, block, 0, s, p);
 }
 
 template <int K>
@@ -879,29 +867,14 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
   p.guided = g.guided;
   p.tail = g.tail;
   switch (a.width) {
-    case 2:
-      launch_width<2>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 3:
-      launch_width<3>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 4:
-      launch_width<4>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 5:
-      launch_width<5>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 6:
-      launch_width<6>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 7:
-      launch_width<7>(p, g, grid, a.x.dtype, stream);
-      break;
-    case 8:
-      launch_width<8>(p, g, grid, a.x.dtype, stream);
-      break;
-    default:
-      return launch_error("causal_conv1d_fwd: K outside 2..8");
+    case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
+    case 3: launch_width<3>(p, g, grid, a.x.dtype, stream); break;
+    case 4: launch_width<4>(p, g, grid, a.x.dtype, stream); break;
+    case 5: launch_width<5>(p, g, grid, a.x.dtype, stream); break;
+    case 6: launch_width<6>(p, g, grid, a.x.dtype, stream); break;
+    case 7: launch_width<7>(p, g, grid, a.x.dtype, stream); break;
+    case 8: launch_width<8>(p, g, grid, a.x.dtype, stream); break;
+    default: return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   return launch_status("causal_conv1d_fwd");
 }

@@ -25,14 +25,10 @@ __device__ __forceinline__ float word_float(const uint4& w, int e) {
 }
 __device__ __forceinline__ void set_word_float(uint4& w, int e, float v) {
   const uint32_t u = __float_as_uint(v);
-  if (e == 0)
-    w.x = u;
-  else if (e == 1)
-    w.y = u;
-  else if (e == 2)
-    w.z = u;
-  else
-    w.w = u;
+  if (e == 0) w.x = u;
+  else if (e == 1) w.y = u;
+  else if (e == 2) w.z = u;
+  else w.w = u;
 }
 
 template <int K>
@@ -227,21 +223,16 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
 
 template <int K, Elem X>
 void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
-  if (wf32)
-    launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
-  else
-    launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
+  if (wf32) launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
+  else launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
 }
 
 template <int K>
 void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block,
                   const Stream& stream) {
-  if (x_dtype == VT_DTYPE_F32)
-    launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
-  else if (x_dtype == VT_DTYPE_F16)
-    launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
-  else
-    launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
+  if (x_dtype == VT_DTYPE_F32) launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
+  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
+  else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
 }
 
 }  // namespace
@@ -279,56 +270,26 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   if (g.vec == geo::kUpdateVec) {
     const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
     switch (a.width) {
-      case 2:
-        launch_words<2>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 3:
-        launch_words<3>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 4:
-        launch_words<4>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 5:
-        launch_words<5>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 6:
-        launch_words<6>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 7:
-        launch_words<7>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      case 8:
-        launch_words<8>(p, a.x.dtype, wf32, grid, block, stream);
-        break;
-      default:
-        return launch_error("causal_conv1d_update: K outside 2..8");
+      case 2: launch_words<2>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 3: launch_words<3>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 4: launch_words<4>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 5: launch_words<5>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 6: launch_words<6>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 7: launch_words<7>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 8: launch_words<8>(p, a.x.dtype, wf32, grid, block, stream); break;
+      default: return launch_error("causal_conv1d_update: K outside 2..8");
     }
     return launch_status("causal_conv1d_update");
   }
   switch (a.width) {
-    case 2:
-      launch_kernel(conv_update_kernel<2>, grid, block, 0, stream, p);
-      break;
-    case 3:
-      launch_kernel(conv_update_kernel<3>, grid, block, 0, stream, p);
-      break;
-    case 4:
-      launch_kernel(conv_update_kernel<4>, grid, block, 0, stream, p);
-      break;
-    case 5:
-      launch_kernel(conv_update_kernel<5>, grid, block, 0, stream, p);
-      break;
-    case 6:
-      launch_kernel(conv_update_kernel<6>, grid, block, 0, stream, p);
-      break;
-    case 7:
-      launch_kernel(conv_update_kernel<7>, grid, block, 0, stream, p);
-      break;
-    case 8:
-      launch_kernel(conv_update_kernel<8>, grid, block, 0, stream, p);
-      break;
-    default:
-      return launch_error("causal_conv1d_update: K outside 2..8");
+    case 2: launch_kernel(conv_update_kernel<2>, grid, block, 0, stream, p); break;
+    case 3: launch_kernel(conv_update_kernel<3>, grid, block, 0, stream, p); break;
+    case 4: launch_kernel(conv_update_kernel<4>, grid, block, 0, stream, p); break;
+    case 5: launch_kernel(conv_update_kernel<5>, grid, block, 0, stream, p); break;
+    case 6: launch_kernel(conv_update_kernel<6>, grid, block, 0, stream, p); break;
+    case 7: launch_kernel(conv_update_kernel<7>, grid, block, 0, stream, p); break;
+    case 8: launch_kernel(conv_update_kernel<8>, grid, block, 0, stream, p); break;
+    default: return launch_error("causal_conv1d_update: K outside 2..8");
   }
   return launch_status("causal_conv1d_update");
 }

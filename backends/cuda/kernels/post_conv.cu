@@ -101,10 +101,8 @@ struct PostConvParams {
 __device__ __forceinline__ void copy_v_part(const PostConvParams& p, int64_t t, int64_t h, int64_t j, bool words) {
   const char* vin = p.conv_out.base + t * p.conv_out.s0 + (2 * p.Hk * p.Dk + h * p.Dv) * p.conv_out.s1;
   char* vout = p.v.base + t * p.v.s0 + h * p.v.s1;
-  if (words)
-    reinterpret_cast<uint4*>(vout)[j] = __ldg(reinterpret_cast<const uint4*>(vin) + j);
-  else
-    store(p.v.dtype, vout + j * p.v.s2, load(p.conv_out.dtype, vin + j * p.conv_out.s1));
+  if (words) reinterpret_cast<uint4*>(vout)[j] = __ldg(reinterpret_cast<const uint4*>(vin) + j);
+  else store(p.v.dtype, vout + j * p.v.s2, load(p.conv_out.dtype, vin + j * p.conv_out.s1));
 }
 
 // g = -(exp(A_log) * softplus(a + dt_bias)), beta = sigmoid(b): the reference's order.
@@ -322,8 +320,7 @@ __global__ void __launch_bounds__(kThreads, M > 4     ? 2
   VRowCopy<VW> v;
   v.start(p, t, xb);
 
-  if (threadIdx.x < row_threads)
-    pass(0);
+  if (threadIdx.x < row_threads) pass(0);
   else if (p.gate)
     for (int64_t h = threadIdx.x - row_threads; h < p.Hv; h += kThreads - row_threads) gate_head(p, t, h);
   for (int64_t r0 = kRowsPerPass; r0 < qk_rows; r0 += kRowsPerPass)
@@ -399,33 +396,24 @@ void launch_per_token_as(const PostConvParams& p, const dim3& grid, const Stream
   const bool two_v_words = p.Hv * p.Dv * int64_t{sizeof(typename ElemTraits<X>::raw)} <= 2 * 16 * kThreads;
   if (p.qk_chunks && short_rows && two_v_words)
     launch_kernel(post_conv_chunked_kernel<X, Q, 4, 2>, grid, kThreads, 0, stream, p);
-  else if (p.qk_chunks && short_rows)
-    launch_kernel(post_conv_chunked_kernel<X, Q, 4, 4>, grid, kThreads, 0, stream, p);
-  else if (p.qk_chunks)
-    launch_kernel(post_conv_chunked_kernel<X, Q, 8, 4>, grid, kThreads, 0, stream, p);
-  else if (short_rows)
-    launch_kernel(post_conv_kernel<X, Q, 4>, grid, kThreads, 0, stream, p);
-  else
-    launch_kernel(post_conv_kernel<X, Q, 8>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks && short_rows) launch_kernel(post_conv_chunked_kernel<X, Q, 4, 4>, grid, kThreads, 0, stream, p);
+  else if (p.qk_chunks) launch_kernel(post_conv_chunked_kernel<X, Q, 8, 4>, grid, kThreads, 0, stream, p);
+  else if (short_rows) launch_kernel(post_conv_kernel<X, Q, 4>, grid, kThreads, 0, stream, p);
+  else launch_kernel(post_conv_kernel<X, Q, 8>, grid, kThreads, 0, stream, p);
 }
 
 // q, k and v are f32 or conv_out's type; without the split (gating only) neither matters.
 template <Elem X>
 void launch_per_token_from(const PostConvParams& p, const dim3& grid, const Stream& stream) {
-  if (p.split && p.q.dtype == VT_DTYPE_F32)
-    launch_per_token_as<X, Elem::f32>(p, grid, stream);
-  else
-    launch_per_token_as<X, X>(p, grid, stream);
+  if (p.split && p.q.dtype == VT_DTYPE_F32) launch_per_token_as<X, Elem::f32>(p, grid, stream);
+  else launch_per_token_as<X, X>(p, grid, stream);
 }
 
 void launch_per_token(const PostConvParams& p, const dim3& grid, const Stream& stream) {
   const int x = p.split ? p.conv_out.dtype : VT_DTYPE_BF16;
-  if (x == VT_DTYPE_F32)
-    launch_per_token_from<Elem::f32>(p, grid, stream);
-  else if (x == VT_DTYPE_F16)
-    launch_per_token_from<Elem::f16>(p, grid, stream);
-  else
-    launch_per_token_from<Elem::bf16>(p, grid, stream);
+  if (x == VT_DTYPE_F32) launch_per_token_from<Elem::f32>(p, grid, stream);
+  else if (x == VT_DTYPE_F16) launch_per_token_from<Elem::f16>(p, grid, stream);
+  else launch_per_token_from<Elem::bf16>(p, grid, stream);
 }
 
 vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::PostConvSwitches& sw, const Stream& stream,
@@ -439,8 +427,7 @@ vt_status launch(PostConvParams p, int64_t tokens, const vt::ops::geometry::Post
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
   if (g.variant == geo::PostConvVariant::token_tile)
     launch_kernel(post_conv_tile_kernel, grid, static_cast<unsigned>(g.block), 0, stream, p);
-  else
-    launch_per_token(p, grid, stream);
+  else launch_per_token(p, grid, stream);
   return launch_status(op);
 }
 

@@ -225,29 +225,14 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const geo::ConvSwi
   p.vector_store = g.vector_store;
   bool launched = false;
   switch (a.width) {
-    case 2:
-      launched = launch_width<2>(p, g, a.x.dtype, stream);
-      break;
-    case 3:
-      launched = launch_width<3>(p, g, a.x.dtype, stream);
-      break;
-    case 4:
-      launched = launch_width<4>(p, g, a.x.dtype, stream);
-      break;
-    case 5:
-      launched = launch_width<5>(p, g, a.x.dtype, stream);
-      break;
-    case 6:
-      launched = launch_width<6>(p, g, a.x.dtype, stream);
-      break;
-    case 7:
-      launched = launch_width<7>(p, g, a.x.dtype, stream);
-      break;
-    case 8:
-      launched = launch_width<8>(p, g, a.x.dtype, stream);
-      break;
-    default:
-      return launch_error("causal_conv1d_fwd: K outside 2..8");
+    case 2: launched = launch_width<2>(p, g, a.x.dtype, stream); break;
+    case 3: launched = launch_width<3>(p, g, a.x.dtype, stream); break;
+    case 4: launched = launch_width<4>(p, g, a.x.dtype, stream); break;
+    case 5: launched = launch_width<5>(p, g, a.x.dtype, stream); break;
+    case 6: launched = launch_width<6>(p, g, a.x.dtype, stream); break;
+    case 7: launched = launch_width<7>(p, g, a.x.dtype, stream); break;
+    case 8: launched = launch_width<8>(p, g, a.x.dtype, stream); break;
+    default: return launch_error("causal_conv1d_fwd: K outside 2..8");
   }
   if (!launched) return launch_error("causal_conv1d_fwd: no kernel for the geometry's channels per thread");
   return launch_status("causal_conv1d_fwd");

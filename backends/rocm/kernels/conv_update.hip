@@ -75,29 +75,14 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, hipStream_t 
   const dim3 grid(static_cast<unsigned>(g.grid_x), static_cast<unsigned>(g.grid_y));
   const dim3 block(static_cast<unsigned>(g.block));
   switch (a.width) {
-    case 2:
-      hipLaunchKernelGGL(conv_update_kernel<2>, grid, block, 0, stream, p);
-      break;
-    case 3:
-      hipLaunchKernelGGL(conv_update_kernel<3>, grid, block, 0, stream, p);
-      break;
-    case 4:
-      hipLaunchKernelGGL(conv_update_kernel<4>, grid, block, 0, stream, p);
-      break;
-    case 5:
-      hipLaunchKernelGGL(conv_update_kernel<5>, grid, block, 0, stream, p);
-      break;
-    case 6:
-      hipLaunchKernelGGL(conv_update_kernel<6>, grid, block, 0, stream, p);
-      break;
-    case 7:
-      hipLaunchKernelGGL(conv_update_kernel<7>, grid, block, 0, stream, p);
-      break;
-    case 8:
-      hipLaunchKernelGGL(conv_update_kernel<8>, grid, block, 0, stream, p);
-      break;
-    default:
-      return launch_error("causal_conv1d_update: K outside 2..8");
+    case 2: hipLaunchKernelGGL(conv_update_kernel<2>, grid, block, 0, stream, p); break;
+    case 3: hipLaunchKernelGGL(conv_update_kernel<3>, grid, block, 0, stream, p); break;
+    case 4: hipLaunchKernelGGL(conv_update_kernel<4>, grid, block, 0, stream, p); break;
+    case 5: hipLaunchKernelGGL(conv_update_kernel<5>, grid, block, 0, stream, p); break;
+    case 6: hipLaunchKernelGGL(conv_update_kernel<6>, grid, block, 0, stream, p); break;
+    case 7: hipLaunchKernelGGL(conv_update_kernel<7>, grid, block, 0, stream, p); break;
+    case 8: hipLaunchKernelGGL(conv_update_kernel<8>, grid, block, 0, stream, p); break;
+    default: return launch_error("causal_conv1d_update: K outside 2..8");
   }
   return launch_status("causal_conv1d_update");
 }

@@ -239,33 +239,22 @@ const vt_device_api kDevices = [] {
   d.host_alloc = host_alloc;
   d.host_free = host_free;
   switch (kFault) {
-    case kDeviceAbiMajor:
-      d.abi_major = 2;
-      break;
-    case kDeviceShortTable:
-      d.struct_size = static_cast<uint32_t>(offsetof(vt_device_api, event_sync));
-      break;
-    case kDeviceNoEventSync:
-      d.event_sync = nullptr;
-      break;
+    case kDeviceAbiMajor: d.abi_major = 2; break;
+    case kDeviceShortTable: d.struct_size = static_cast<uint32_t>(offsetof(vt_device_api, event_sync)); break;
+    case kDeviceNoEventSync: d.event_sync = nullptr; break;
     case kDeviceAbi10:
       d.abi_minor = 0;
       d.struct_size = VT_DEVICE_API_V1_SIZE;
       break;
-    case kHostAllocOnly:
-      d.host_free = nullptr;
-      break;
-    case kCaptureHalf:
-      d.graph_destroy = nullptr;
-      break;
+    case kHostAllocOnly: d.host_free = nullptr; break;
+    case kCaptureHalf: d.graph_destroy = nullptr; break;
     case kCaptureClaimOnly:
       d.capture_begin = nullptr;
       d.capture_end = nullptr;
       d.graph_launch = nullptr;
       d.graph_destroy = nullptr;
       break;
-    default:
-      break;
+    default: break;
   }
   return d;
 }();
@@ -277,10 +266,8 @@ vt_status mark(const vt_op_call* call, int32_t value) {
   if (!t || !t->mem || t->dtype != VT_DTYPE_I32 || t->rank != 1)
     return fail(call->host, VT_STATUS_INVALID_ARGUMENT, FAULT_BACKEND ": expects a rank-1 i32 tensor");
   const Marks m{reinterpret_cast<int32_t*>(at(t->mem, t->offset)), t->shape[0], t->strides[0], value};
-  if (call->queue->capturing)
-    call->queue->recorded.push_back(m);
-  else
-    m.write();
+  if (call->queue->capturing) call->queue->recorded.push_back(m);
+  else m.write();
   return VT_OK;
 }
 
@@ -317,23 +304,12 @@ struct Providers {
 const Providers kProviders = [] {
   Providers p{{provider(VT_OP_L2NORM, "fast", 10, run_fast), provider(VT_OP_L2NORM, "ref", 0, run_ref), {}}, 2};
   switch (kFault) {
-    case kUnknownOp:
-      p.list[p.count++] = unknown_op_provider();
-      break;
-    case kProviderShort:
-      p.list[0].struct_size = 4;
-      break;
-    case kProviderNoName:
-      p.list[1].name = nullptr;
-      break;
-    case kProviderNoRun:
-      p.list[1].run = nullptr;
-      break;
-    case kProviderTwice:
-      p.list[p.count++] = provider(VT_OP_L2NORM, "ref", 1, run_ref);
-      break;
-    default:
-      break;
+    case kUnknownOp: p.list[p.count++] = unknown_op_provider(); break;
+    case kProviderShort: p.list[0].struct_size = 4; break;
+    case kProviderNoName: p.list[1].name = nullptr; break;
+    case kProviderNoRun: p.list[1].run = nullptr; break;
+    case kProviderTwice: p.list[p.count++] = provider(VT_OP_L2NORM, "ref", 1, run_ref); break;
+    default: break;
   }
   return p;
 }();
@@ -341,20 +317,12 @@ const Providers kProviders = [] {
 vt_init_result init(const vt_host_api* host, char* reason, size_t reason_size) {
   g_host.store(host);
   switch (kFault) {
-    case kInitUnavailable:
-      std::strncpy(reason, "no test device", reason_size - 1);
-      return VT_INIT_UNAVAILABLE;
-    case kInitFailed:
-      std::strncpy(reason, "test device is broken", reason_size - 1);
-      return VT_INIT_FAILED;
-    case kInitThrows:
-      throw std::runtime_error("fault plugin init exploded");
-    case kInitThrowsOther:
-      throw 7;
-    case kInitUnknownResult:
-      return static_cast<vt_init_result>(7);
-    default:
-      return VT_INIT_READY;
+    case kInitUnavailable: std::strncpy(reason, "no test device", reason_size - 1); return VT_INIT_UNAVAILABLE;
+    case kInitFailed: std::strncpy(reason, "test device is broken", reason_size - 1); return VT_INIT_FAILED;
+    case kInitThrows: throw std::runtime_error("fault plugin init exploded");
+    case kInitThrowsOther: throw 7;
+    case kInitUnknownResult: return static_cast<vt_init_result>(7);
+    default: return VT_INIT_READY;
   }
 }
 

@@ -59,11 +59,8 @@ void CaseMemory::store(int id, uint64_t byte_offset, float value) {
       std::memcpy(p, &h, sizeof h);
       return;
     }
-    case DType::f32:
-      std::memcpy(p, &value, sizeof value);
-      return;
-    default:
-      throw Error(Status::invalid_argument, slot(id).name + ": not a float tensor");
+    case DType::f32: std::memcpy(p, &value, sizeof value); return;
+    default: throw Error(Status::invalid_argument, slot(id).name + ": not a float tensor");
   }
 }
 
@@ -149,14 +146,10 @@ TensorView CaseMemory::view(int id) const {
   const auto& n = s.shape;
   const auto& st = s.strides;
   switch (n.size()) {
-    case 1:
-      return TensorView::strided(b, s.dtype, {n[0]}, {st[0]}, s.offset);
-    case 2:
-      return TensorView::strided(b, s.dtype, {n[0], n[1]}, {st[0], st[1]}, s.offset);
-    case 3:
-      return TensorView::strided(b, s.dtype, {n[0], n[1], n[2]}, {st[0], st[1], st[2]}, s.offset);
-    default:
-      return TensorView::strided(b, s.dtype, {n[0], n[1], n[2], n[3]}, {st[0], st[1], st[2], st[3]}, s.offset);
+    case 1: return TensorView::strided(b, s.dtype, {n[0]}, {st[0]}, s.offset);
+    case 2: return TensorView::strided(b, s.dtype, {n[0], n[1]}, {st[0], st[1]}, s.offset);
+    case 3: return TensorView::strided(b, s.dtype, {n[0], n[1], n[2]}, {st[0], st[1], st[2]}, s.offset);
+    default: return TensorView::strided(b, s.dtype, {n[0], n[1], n[2], n[3]}, {st[0], st[1], st[2], st[3]}, s.offset);
   }
 }
 

@@ -24,14 +24,10 @@ uint32_t load_bits(DType dtype, const uint8_t* p) {
 
 bool is_nan(DType dtype, uint32_t bits) {
   switch (dtype) {
-    case DType::f32:
-      return (bits & 0x7fffffffu) > 0x7f800000u;
-    case DType::f16:
-      return (bits & 0x7fffu) > 0x7c00u;
-    case DType::bf16:
-      return (bits & 0x7fffu) > 0x7f80u;
-    default:
-      return false;
+    case DType::f32: return (bits & 0x7fffffffu) > 0x7f800000u;
+    case DType::f16: return (bits & 0x7fffu) > 0x7c00u;
+    case DType::bf16: return (bits & 0x7fffu) > 0x7f80u;
+    default: return false;
   }
 }
 
@@ -96,12 +92,9 @@ class Checker {
 
 std::string Tolerance::describe() const {
   switch (mode) {
-    case Mode::bytes:
-      return "byte-identical";
-    case Mode::bitwise:
-      return "bitwise";
-    case Mode::ulp:
-      return "<= " + std::to_string(max_ulp) + " ulp";
+    case Mode::bytes: return "byte-identical";
+    case Mode::bitwise: return "bitwise";
+    case Mode::ulp: return "<= " + std::to_string(max_ulp) + " ulp";
   }
   return "?";
 }

@@ -10,25 +10,18 @@ namespace vt::opcheck::detail {
 
 float subnormal(Rng& rng, DType dtype) {
   switch (dtype) {
-    case DType::f16:
-      return rng.binade(-24, -15);
-    case DType::bf16:
-      return rng.binade(-133, -127);
-    default:
-      return rng.binade(-149, -127);
+    case DType::f16: return rng.binade(-24, -15);
+    case DType::bf16: return rng.binade(-133, -127);
+    default: return rng.binade(-149, -127);
   }
 }
 
 float special_value(Rng& rng, DType dtype) {
   switch (rng.uniform_int(0, 3)) {
-    case 0:
-      return std::numeric_limits<float>::quiet_NaN();
-    case 1:
-      return std::numeric_limits<float>::infinity();
-    case 2:
-      return -std::numeric_limits<float>::infinity();
-    default:
-      return subnormal(rng, dtype);
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return std::numeric_limits<float>::infinity();
+    case 2: return -std::numeric_limits<float>::infinity();
+    default: return subnormal(rng, dtype);
   }
 }
 
@@ -66,18 +59,12 @@ RowKind row_kind(int64_t t, bool special_rows) {
 float row_value(Rng& rng, RowKind kind, DType dtype, bool nan_here) {
   const bool narrow_range = dtype == DType::f16;
   switch (kind) {
-    case RowKind::normal:
-      return activation(rng);
-    case RowKind::nan:
-      return nan_here ? std::numeric_limits<float>::quiet_NaN() : activation(rng);
-    case RowKind::overflow:
-      return narrow_range ? rng.binade(14, 15) : rng.binade(66, 72);  // squares > 2^128
-    case RowKind::large:
-      return narrow_range ? rng.binade(12, 14) : rng.binade(50, 60);
-    case RowKind::tiny:
-      return narrow_range ? rng.binade(-14, -12) : rng.binade(-90, -70);  // smallest normals in f16
-    case RowKind::subnormal:
-      return subnormal(rng, dtype);
+    case RowKind::normal: return activation(rng);
+    case RowKind::nan: return nan_here ? std::numeric_limits<float>::quiet_NaN() : activation(rng);
+    case RowKind::overflow: return narrow_range ? rng.binade(14, 15) : rng.binade(66, 72);  // squares > 2^128
+    case RowKind::large: return narrow_range ? rng.binade(12, 14) : rng.binade(50, 60);
+    case RowKind::tiny: return narrow_range ? rng.binade(-14, -12) : rng.binade(-90, -70);  // smallest normals in f16
+    case RowKind::subnormal: return subnormal(rng, dtype);
   }
   return 1.0f;
 }

@@ -21,29 +21,21 @@ enum class DType : uint32_t {
 constexpr uint32_t dtype_size(DType t) {
   switch (t) {
     case DType::f32:
-    case DType::i32:
-      return 4;
+    case DType::i32: return 4;
     case DType::f16:
-    case DType::bf16:
-      return 2;
-    case DType::u8:
-      return 1;
+    case DType::bf16: return 2;
+    case DType::u8: return 1;
   }
   return 0;
 }
 
 constexpr std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::f32:
-      return "f32";
-    case DType::f16:
-      return "f16";
-    case DType::bf16:
-      return "bf16";
-    case DType::i32:
-      return "i32";
-    case DType::u8:
-      return "u8";
+    case DType::f32: return "f32";
+    case DType::f16: return "f16";
+    case DType::bf16: return "bf16";
+    case DType::i32: return "i32";
+    case DType::u8: return "u8";
   }
   return "?";
 }

@@ -16,20 +16,13 @@ constexpr bool op_is_known(int64_t raw) { return raw >= 1 && raw <= VT_OP_LAST_;
 
 constexpr std::string_view op_name(vt_op_id op) {
   switch (op) {
-    case VT_OP_CAUSAL_CONV1D_FWD:
-      return "causal_conv1d_fwd";
-    case VT_OP_CAUSAL_CONV1D_UPDATE:
-      return "causal_conv1d_update";
-    case VT_OP_GDN_POST_CONV:
-      return "gdn_post_conv";
-    case VT_OP_L2NORM:
-      return "l2norm";
-    case VT_OP_GDN_GATING:
-      return "gdn_gating";
-    case VT_OP_GDN_SPLIT:
-      return "gdn_split";
-    default:
-      break;
+    case VT_OP_CAUSAL_CONV1D_FWD: return "causal_conv1d_fwd";
+    case VT_OP_CAUSAL_CONV1D_UPDATE: return "causal_conv1d_update";
+    case VT_OP_GDN_POST_CONV: return "gdn_post_conv";
+    case VT_OP_L2NORM: return "l2norm";
+    case VT_OP_GDN_GATING: return "gdn_gating";
+    case VT_OP_GDN_SPLIT: return "gdn_split";
+    default: break;
   }
   return "unknown_op";
 }

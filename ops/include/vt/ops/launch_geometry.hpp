@@ -375,10 +375,8 @@ VT_GEOMETRY_FN int64_t sequence_of_program(int64_t k, const Qsl& qsl, int64_t se
   int64_t lo = 0, hi = seqs - 1;
   while (lo < hi) {
     const int64_t mid = (lo + hi + 1) / 2;
-    if (clamp_token(qsl(mid), tokens) / chunk + mid <= k)
-      lo = mid;
-    else
-      hi = mid - 1;
+    if (clamp_token(qsl(mid), tokens) / chunk + mid <= k) lo = mid;
+    else hi = mid - 1;
   }
   return lo;
 }

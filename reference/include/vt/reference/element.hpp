@@ -45,9 +45,7 @@ inline void store_float(vt_dtype dtype, char* p, float v) {
       std::memcpy(p, &h, sizeof h);
       return;
     }
-    default:
-      std::memcpy(p, &v, sizeof v);
-      return;
+    default: std::memcpy(p, &v, sizeof v); return;
   }
 }
 
