@@ -322,8 +322,9 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
   g.guided = conv_fwd_guided(s, sw, g);
   if (g.guided) {
-    g.tail = guided_tail(guided_form(sw));
-    if (guided_form(sw) == 2) g.grid_y += tail_programs(g.tail);
+    const int32_t form = guided_form(sw);
+    g.tail = guided_tail(form);
+    if (form == 2) g.grid_y += tail_programs(g.tail);
   }
   if (s.tokens == 0 || s.seqs == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;  // nothing to launch
   return g;
