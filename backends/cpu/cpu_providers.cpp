@@ -3,6 +3,7 @@
 // runs only when asked for by disabling the other two (it proves both variants agree).
 #include "cpu_backend.hpp"
 #include "fast/fast.hpp"
+#include "fast/threading.hpp"
 #include "vt/ops/gdn_args.h"
 #include "vt/reference/reference.hpp"
 
@@ -20,16 +21,19 @@ vt_status run_fast(const vt_op_call* call) {
   return Fn(*static_cast<const Args*>(call->args), fast::context(call->host, Ceiling));
 }
 
+// The knob the fast provider honours (vt_provider_desc::knobs); the reference reads none.
+const char* const kFastKnobs[] = {fast::kThreadsKnob, nullptr};
+
 constexpr vt_provider_desc reference(vt_op_id op, vt_status (*fn)(const vt_op_call*)) {
-  return {sizeof(vt_provider_desc), op, "reference", 0, nullptr, fn};
+  return {sizeof(vt_provider_desc), op, "reference", 0, nullptr, fn, nullptr};
 }
 
 constexpr vt_provider_desc fast(vt_op_id op, vt_status (*fn)(const vt_op_call*)) {
-  return {sizeof(vt_provider_desc), op, "fast", 10, nullptr, fn};
+  return {sizeof(vt_provider_desc), op, "fast", 10, nullptr, fn, kFastKnobs};
 }
 
 constexpr vt_provider_desc fast_baseline(vt_op_id op, vt_status (*fn)(const vt_op_call*)) {
-  return {sizeof(vt_provider_desc), op, "fast.baseline", -10, nullptr, fn};
+  return {sizeof(vt_provider_desc), op, "fast.baseline", -10, nullptr, fn, kFastKnobs};
 }
 
 using FwdArgs = vt_causal_conv1d_fwd_args;

@@ -22,11 +22,13 @@ vt::ops::geometry::PostConvSwitches post_conv_switches(const vt_op_call* call) {
 
 vt_status prepare(const vt_op_call* call) { return use_device(call->queue->device); }
 
+constexpr char kEarlyLaunchKnob[] = "VT_EARLY_LAUNCH";
+
 // The call's stream, with the early start (kern::Stream) where the device has it and
 // VT_EARLY_LAUNCH does not turn it off.
 kern::Stream stream_of(const vt_op_call* call) {
   int64_t early = 1;
-  host_knobs(call)("VT_EARLY_LAUNCH", &early);
+  host_knobs(call)(kEarlyLaunchKnob, &early);
   return {call->queue->stream, call->queue->early_launch && early != 0};
 }
 
@@ -67,13 +69,24 @@ vt_status split(const vt_op_call* call) {
 
 constexpr int32_t kNative = 100;
 
+// The knobs each provider honours (vt_provider_desc::knobs): its host table answers no other.
+namespace geo = vt::ops::geometry;
+const char* const kConvFwdKnobs[] = {
+    geo::kConvExactChunksKnob, geo::kConvRegKnob,    geo::kConvChannelTileKnob, geo::kConvStageXKnob,
+    geo::kConvOneSequenceKnob, geo::kConvGuidedKnob, kEarlyLaunchKnob,          nullptr};
+const char* const kConvUpdateKnobs[] = {geo::kConvRegKnob, kEarlyLaunchKnob, nullptr};
+// Split and gating run post-conv's kernels with their part (kernels/post_conv.cu).
+const char* const kPostConvKnobs[] = {geo::kPostConvTokenTileKnob, kEarlyLaunchKnob, nullptr};
+const char* const kL2NormKnobs[] = {kEarlyLaunchKnob, nullptr};
+
 const vt_provider_desc kProviders[] = {
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "cuda.conv_fwd", kNative, nullptr, conv_fwd},
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "cuda.conv_update", kNative, nullptr, conv_update},
-    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "cuda.post_conv", kNative, nullptr, post_conv},
-    {sizeof(vt_provider_desc), VT_OP_L2NORM, "cuda.l2norm", kNative, nullptr, l2norm},
-    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "cuda.gating", kNative, nullptr, gating},
-    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "cuda.split", kNative, nullptr, split},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "cuda.conv_fwd", kNative, nullptr, conv_fwd, kConvFwdKnobs},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "cuda.conv_update", kNative, nullptr, conv_update,
+     kConvUpdateKnobs},
+    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "cuda.post_conv", kNative, nullptr, post_conv, kPostConvKnobs},
+    {sizeof(vt_provider_desc), VT_OP_L2NORM, "cuda.l2norm", kNative, nullptr, l2norm, kL2NormKnobs},
+    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "cuda.gating", kNative, nullptr, gating, kPostConvKnobs},
+    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "cuda.split", kNative, nullptr, split, kPostConvKnobs},
 };
 
 }  // namespace

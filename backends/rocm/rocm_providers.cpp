@@ -50,13 +50,18 @@ vt_status split(const vt_op_call* call) {
 
 constexpr int32_t kNative = 100;
 
+// The knobs the conv honours (vt_provider_desc::knobs): the geometry's mapping, channels per
+// thread and kernel; its host table answers no other. The other providers have no variants.
+namespace geo = vt::ops::geometry;
+const char* const kConvFwdKnobs[] = {geo::kConvExactChunksKnob, geo::kConvRegKnob, geo::kConvChannelTileKnob, nullptr};
+
 const vt_provider_desc kProviders[] = {
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "rocm.conv_fwd", kNative, nullptr, conv_fwd},
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "rocm.conv_update", kNative, nullptr, conv_update},
-    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "rocm.post_conv", kNative, nullptr, post_conv},
-    {sizeof(vt_provider_desc), VT_OP_L2NORM, "rocm.l2norm", kNative, nullptr, l2norm},
-    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "rocm.gating", kNative, nullptr, gating},
-    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "rocm.split", kNative, nullptr, split},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "rocm.conv_fwd", kNative, nullptr, conv_fwd, kConvFwdKnobs},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "rocm.conv_update", kNative, nullptr, conv_update, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "rocm.post_conv", kNative, nullptr, post_conv, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_L2NORM, "rocm.l2norm", kNative, nullptr, l2norm, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "rocm.gating", kNative, nullptr, gating, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "rocm.split", kNative, nullptr, split, nullptr},
 };
 
 }  // namespace

@@ -244,13 +244,18 @@ vt_status l2norm(const vt_op_call* call) {
 
 constexpr int32_t kNative = 100;
 
+// The conv's one switch (vt_provider_desc::knobs): its host table answers no other. The other
+// providers have no variants.
+const char* const kConvFwdKnobs[] = {geo::kConvExactChunksKnob, nullptr};
+
 const vt_provider_desc kProviders[] = {
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "vulkan.conv_fwd", kNative, nullptr, conv_fwd},
-    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "vulkan.conv_update", kNative, nullptr, conv_update},
-    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "vulkan.post_conv", kNative, nullptr, post_conv},
-    {sizeof(vt_provider_desc), VT_OP_L2NORM, "vulkan.l2norm", kNative, nullptr, l2norm},
-    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "vulkan.gating", kNative, nullptr, gating},
-    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "vulkan.split", kNative, nullptr, split},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_FWD, "vulkan.conv_fwd", kNative, nullptr, conv_fwd, kConvFwdKnobs},
+    {sizeof(vt_provider_desc), VT_OP_CAUSAL_CONV1D_UPDATE, "vulkan.conv_update", kNative, nullptr, conv_update,
+     nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_POST_CONV, "vulkan.post_conv", kNative, nullptr, post_conv, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_L2NORM, "vulkan.l2norm", kNative, nullptr, l2norm, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_GATING, "vulkan.gating", kNative, nullptr, gating, nullptr},
+    {sizeof(vt_provider_desc), VT_OP_GDN_SPLIT, "vulkan.split", kNative, nullptr, split, nullptr},
 };
 
 }  // namespace

@@ -23,8 +23,7 @@ constexpr const char* kFlushedSubnormals =
 
 const std::vector<BackendExpectation>& backend_expectations() {
   static const std::vector<BackendExpectation> table = {
-      // The fast provider (above the scalar reference and its own baseline variant); it reads
-      // no variant switch, so its arms are its providers alone.
+      // The fast provider (above the scalar reference and its own baseline variant).
       {"cpu", {Tolerance::Mode::bitwise, 0}, every_op("fast"), {}, {}, false},
       {"cuda",
        {Tolerance::Mode::bitwise, 0},
@@ -36,9 +35,7 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_SPLIT, "cuda.split"}},
        {},
        {},
-       true,
-       {"VT_CONV_EXACT_CHUNKS", "VT_CONV_REG", "VT_CONV_CHANNEL_TILE", "VT_CONV_STAGE_X", "VT_CONV_ONE_SEQUENCE",
-        "VT_CONV_GUIDED", "VT_GDN_POSTCONV_TOKEN_TILE", "VT_EARLY_LAUNCH"}},  // all of them
+       true},
       // Bit-identical: HIP kernels with explicit fma, no contraction, IEEE division and
       // square root, and the canonical reduction over 32-lane groups on any wavefront size.
       {"rocm",
@@ -51,8 +48,7 @@ const std::vector<BackendExpectation>& backend_expectations() {
         {VT_OP_GDN_SPLIT, "rocm.split"}},
        {},
        {},
-       true,
-       {"VT_CONV_EXACT_CHUNKS", "VT_CONV_REG", "VT_CONV_CHANNEL_TILE"}},  // through the conv prefill's geometry
+       true},
       // Bit-identical: the shaders round exactly like the reference even where the driver's
       // fma is not fused (lavapipe), division and square root are corrected to IEEE. A device
       // that flushes f32 subnormals (NVIDIA's driver, even under DenormPreserve) cannot be:
@@ -70,8 +66,7 @@ const std::vector<BackendExpectation>& backend_expectations() {
        {{"post_special_rows_f32", kFlushedSubnormals, true},
         {"post_special_rows_bf16", kFlushedSubnormals, true},  // f16 cannot hold those values: it passes
         {"l2n_special_rows*", kFlushedSubnormals, true}},
-       false,
-       {"VT_CONV_EXACT_CHUNKS"}},  // its one conv kernel follows a plan or not
+       false},
   };
   return table;
 }

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vt/error.hpp"
@@ -95,6 +97,59 @@ TEST_F(RegistryTest, RejectsMalformedProviders) {
   EXPECT_THROW(r.add(static_cast<vt_op_id>(VT_OP_LAST_ + 1), "be", {"x", 0, nullptr, ok_run<1>}), vt::Error);
   EXPECT_THROW(r.add(VT_OP_L2NORM, "be", {"", 0, nullptr, ok_run<1>}), vt::Error);
   EXPECT_THROW(r.add(VT_OP_L2NORM, "be", {"norun", 0, nullptr, nullptr}), vt::Error);
+  expect_error(
+      [&] {
+        r.add(VT_OP_L2NORM, "be", {"blank", 0, nullptr, ok_run<1>, std::vector<std::string>{"VT_CONV_REG", ""}});
+      },
+      vt::Status::invalid_argument, {"provider 'blank'", "an empty knob name"});
+}
+
+// A host table that knows two knobs, and providers that record which of three their host
+// table answers, then pass the call on.
+int two_knobs(const vt_host_api*, const char* name, int64_t* value) {
+  const std::string_view n = name;
+  if (n == "VT_CONV_REG") *value = 1;
+  else if (n == "VT_CONV_GUIDED") *value = 2;
+  else return 0;
+  return 1;
+}
+template <int Id>
+vt_status record_knobs(const vt_op_call* call) {
+  std::string seen = std::to_string(Id) + ":";
+  for (const char* knob : {"VT_CONV_REG", "VT_CONV_GUIDED", "VT_CONV_STAGE_X"}) {
+    int64_t v = 0;
+    if (vt_host_knob_int(call->host, knob, &v)) seen += std::string(" ") + knob + "=" + std::to_string(v);
+  }
+  g_trace.push_back(seen);
+  return VT_STATUS_DECLINED;
+}
+
+TEST_F(RegistryTest, AProviderSeesTheKnobsItDeclares) {
+  vt_host_api host{VT_ABI_MAJOR, VT_ABI_MINOR, sizeof(vt_host_api), nullptr, nullptr, two_knobs};
+  vt::Registry r({}, false, &host);
+  using Knobs = std::vector<std::string>;
+  r.add(VT_OP_L2NORM, "be", {"declares", 3, nullptr, record_knobs<1>, Knobs{"VT_CONV_REG", "VT_CONV_STAGE_X"}});
+  r.add(VT_OP_L2NORM, "be", {"older", 2, nullptr, record_knobs<2>});  // no list: every knob
+  r.add(VT_OP_L2NORM, "be", {"none", 1, nullptr, record_knobs<3>, Knobs{}});
+  r.add(VT_OP_L2NORM, "be", {"last", 0, nullptr, ok_run<4>});
+
+  call.host = &host;
+  EXPECT_EQ(r.dispatch(VT_OP_L2NORM, dev0, call), "last");
+  EXPECT_EQ(g_trace, (std::vector<std::string>{"1: VT_CONV_REG=1", "2: VT_CONV_REG=1 VT_CONV_GUIDED=2", "3:", "ok4"}));
+
+  // A call made with another host table reaches every provider as it came.
+  vt_host_api other = host;
+  call.host = &other;
+  g_trace.clear();
+  r.dispatch(VT_OP_L2NORM, dev0, call);
+  EXPECT_EQ(g_trace, (std::vector<std::string>{"1: VT_CONV_REG=1 VT_CONV_GUIDED=2", "2: VT_CONV_REG=1 VT_CONV_GUIDED=2",
+                                               "3: VT_CONV_REG=1 VT_CONV_GUIDED=2", "ok4"}));
+
+  const auto p = r.providers(VT_OP_L2NORM, "be");
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].knobs, std::optional<Knobs>(Knobs{"VT_CONV_REG", "VT_CONV_STAGE_X"}));
+  EXPECT_EQ(p[1].knobs, std::nullopt);
+  EXPECT_EQ(p[2].knobs, std::optional<Knobs>(Knobs{}));
 }
 
 TEST_F(RegistryTest, PredicateIsRespectedPerDevice) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -124,6 +125,10 @@ std::vector<SkipCase> skip_cases() {
       {"fault-providernoname", "fault-providernoname", {"provider #1 has no name"}},
       {"fault-providernorun", "fault-providernorun", {"provider #1 'ref' has no run function"}},
       {"fault-providertwice", "fault-providertwice", {"provider #2 'ref' is registered twice for l2norm"}},
+      {"fault-knobemptyname", "fault-knobemptyname", {"provider #0 'fast': knob #1 has an empty name"}},
+      {"fault-knobstoomany",
+       "fault-knobstoomany",
+       {"provider #0 'fast' lists more than 32 knobs", "does the list end with a null pointer?"}},
       {"fault-dup2", "fault-dup", {"duplicate backend 'fault-dup'", "already loaded from " + plugin("fault-dup")}},
   };
 }
@@ -367,6 +372,53 @@ TEST(Accepted, NewerMinorUnknownOpSkipsOnlyThatProvider) {
   k.require = {"fault-unknownop-newer"};
   vt::Runtime rt(k);
   EXPECT_NO_THROW(rt.load());
+}
+
+TEST(Accepted, AnUnknownKnobIsANote) {
+  vt::Knobs k;
+  k.plugins = std::vector<std::string>{plugin("fault-knobunknown")};
+  k.require = {"fault-knobunknown"};
+  vt::Runtime rt(k);
+  EXPECT_NO_THROW(rt.load());
+  const vt::PluginReport* r = find_report(rt, plugin("fault-knobunknown"));
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->notes.size(), 1u);
+  expect_words(r->notes[0],
+               {"provider #0 'fast' declares knob 'VT_NO_SUCH_KNOB'", "this core does not know", "it reads as unset"});
+  const auto providers = rt.registry().providers(VT_OP_L2NORM, "fault-knobunknown");
+  ASSERT_EQ(providers.size(), 2u);
+  EXPECT_EQ(providers[0].knobs, std::optional<std::vector<std::string>>(std::vector<std::string>{"VT_NO_SUCH_KNOB"}));
+  EXPECT_EQ(providers[1].knobs, std::optional<std::vector<std::string>>(std::vector<std::string>{}));
+  expect_device_works(rt, "fault-knobunknown:0");
+}
+
+// fault-knobprobe's providers add to their mark 10 when their host table answers VT_CONV_REG
+// and 100 for VT_CONV_GUIDED: "fast" declares VT_CONV_REG alone, "ref" (an ABI 1.1
+// descriptor) declares nothing and sees every knob.
+TEST(Accepted, AProviderSeesOnlyTheKnobsItDeclares) {
+  for (const bool set : {false, true}) {
+    SCOPED_TRACE(set ? "both knobs set" : "no knob set");
+    vt::Knobs k;
+    k.plugins = std::vector<std::string>{plugin("fault-knobprobe")};
+    if (set) k.ints = {{"VT_CONV_REG", 0}, {"VT_CONV_GUIDED", 1}};
+    vt::Runtime rt(k);
+    rt.load();
+    const auto providers = rt.registry().providers(VT_OP_L2NORM, "fault-knobprobe");
+    ASSERT_EQ(providers.size(), 2u);
+    EXPECT_EQ(providers[0].knobs, std::optional<std::vector<std::string>>(std::vector<std::string>{"VT_CONV_REG"}));
+    EXPECT_EQ(providers[1].knobs, std::nullopt);
+
+    const vt::Device dev = rt.device("fault-knobprobe:0");
+    vt::Buffer buf = dev.alloc(8 * sizeof(int32_t));
+    vt::Queue q = dev.create_queue();
+    EXPECT_EQ(mark(q, buf, 0, 8), "ref");
+    EXPECT_EQ(mark(q, buf, 0, 2), "fast");
+    std::vector<int32_t> host(8, -1);
+    q.download(host.data(), buf, 0, buf.size());
+    q.sync();
+    const int32_t fast = set ? 1 + 10 : 1, ref = set ? 2 + 10 + 100 : 2;
+    EXPECT_EQ(host, (std::vector<int32_t>{fast, fast, ref, ref, ref, ref, ref, ref}));
+  }
 }
 
 TEST(Accepted, DevicesPastTheRegistrysLimitAreLeftOutWithAWarning) {

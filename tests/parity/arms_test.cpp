@@ -1,7 +1,8 @@
 // Arms (parity.md): for each op and device, every registered provider is forced in turn (a
 // runtime per provider with all the others disabled), alone and with each variant switch of
-// performance.md (and with the early start turned off), over the op's catalog cases; all
-// results must be bit-identical (a NaN matches any NaN, as parity.md's comparison says).
+// performance.md that the provider declares (vt_provider_desc::knobs; and with the early start
+// or the CPU threads turned down, where declared), over the op's catalog cases; all results
+// must be bit-identical (a NaN matches any NaN, as parity.md's comparison says).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +14,6 @@
 #include "case_catalog.hpp"
 #include "case_run.hpp"
 #include "device_axis.hpp"
-#include "expectations.hpp"
 #include "vt/error.hpp"
 #include "vt/knobs.hpp"
 #include "vt/op_id.hpp"
@@ -23,37 +23,37 @@
 namespace vt::parity {
 namespace {
 
-// The run-time variant switches (performance.md, "Variants") and the ops whose variants they
-// choose (launch_geometry.hpp): each setting forces one variant inside a provider; a provider
-// without that variant ignores it. An arm per op the switch does not concern would only
-// repeat the default arm.
-enum OpSet : unsigned { kFwd = 1, kUpdate = 2, kPostConv = 4 };
+// The settings that force one variant inside a provider (performance.md, "Variants"), and the
+// knobs that run the same kernels another way. Each runs on the providers that declare its
+// knob, and on those whose descriptor predates the declarations (which see every knob); a
+// provider's host table answers no other knob, so elsewhere the arm would repeat the default.
 struct Switch {
   const char* knob;
   int64_t value;
-  unsigned ops;                // OpSet bits
   const char* with = nullptr;  // a second knob set with it, to reach a variant only the two reach
   int64_t with_value = 0;
-  bool applies_to(vt_op_id op) const {
-    return (op == VT_OP_CAUSAL_CONV1D_FWD && (ops & kFwd)) || (op == VT_OP_CAUSAL_CONV1D_UPDATE && (ops & kUpdate)) ||
-           (op == VT_OP_GDN_POST_CONV && (ops & kPostConv));
-  }
 };
-constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0, kFwd},
-                                       {"VT_CONV_EXACT_CHUNKS", 1, kFwd},  // the plan's 64-token programs
-                                       {"VT_CONV_REG", 0, kFwd | kUpdate},
-                                       {"VT_CONV_CHANNEL_TILE", 1, kFwd},
-                                       {"VT_CONV_CHANNEL_TILE", 2, kFwd},
-                                       {"VT_CONV_STAGE_X", 1, kFwd},       // wherever the device can
-                                       {"VT_CONV_ONE_SEQUENCE", 0, kFwd},  // one sequence by the general kernel
-                                       // CUDA's guided programs, in the staged ring only (fwd_guided).
-                                       {"VT_CONV_GUIDED", 0, kFwd, "VT_CONV_STAGE_X", 1},  // the mapping's programs
-                                       {"VT_CONV_GUIDED", 1, kFwd, "VT_CONV_STAGE_X", 1},
-                                       {"VT_CONV_GUIDED", 2, kFwd, "VT_CONV_STAGE_X", 1},  // in a larger grid
-                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1, kPostConv},
-                                       // Not a variant: the same kernels, each started only once
-                                       // the one before it has finished (runtime.md).
-                                       {"VT_EARLY_LAUNCH", 0, kFwd | kUpdate | kPostConv}};
+constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0},
+                                       {"VT_CONV_EXACT_CHUNKS", 1},  // the plan's 64-token programs
+                                       {"VT_CONV_REG", 0},
+                                       {"VT_CONV_CHANNEL_TILE", 1},
+                                       {"VT_CONV_CHANNEL_TILE", 2},
+                                       {"VT_CONV_STAGE_X", 1},       // wherever the device can
+                                       {"VT_CONV_ONE_SEQUENCE", 0},  // one sequence by the general kernel
+                                       // Guided programs, in the staged ring only (fwd_guided).
+                                       {"VT_CONV_GUIDED", 0, "VT_CONV_STAGE_X", 1},  // the mapping's programs
+                                       {"VT_CONV_GUIDED", 1, "VT_CONV_STAGE_X", 1},
+                                       {"VT_CONV_GUIDED", 2, "VT_CONV_STAGE_X", 1},  // in a larger grid
+                                       {"VT_GDN_POSTCONV_TOKEN_TILE", 1},
+                                       // Not variants: the same kernels, each started only once
+                                       // the one before it has finished (runtime.md), or on one
+                                       // thread.
+                                       {"VT_EARLY_LAUNCH", 0},
+                                       {"VT_CPU_THREADS", 1}};
+
+bool declares(const ProviderCounts& p, const char* knob) {
+  return !p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob) != p.knobs->end();
+}
 
 struct Arm {
   std::string provider;
@@ -80,25 +80,12 @@ std::vector<ArmsParam> arms_params() {
   return out;
 }
 
-// A switch that backends list as read (BackendExpectation::reads_switches) runs on those
-// backends alone: elsewhere its arm would only repeat the default one.
-bool runs_on(const Switch& s, const std::string& backend) {
-  bool claimed = false;
-  for (const BackendExpectation& e : backend_expectations())
-    for (const std::string& knob : e.reads_switches)
-      if (knob == s.knob) {
-        if (e.backend == backend) return true;
-        claimed = true;
-      }
-  return !claimed;
-}
-
 std::vector<Arm> arms_of(vt_op_id op, const std::string& backend) {
   std::vector<Arm> arms;
   for (const ProviderCounts& p : parity_runtime().registry().providers(op, backend)) {
     arms.push_back({p.name, std::nullopt});
     for (const Switch& s : kVariantSwitches)
-      if (s.applies_to(op) && runs_on(s, backend)) arms.push_back({p.name, s});
+      if (declares(p, s.knob) && (!s.with || declares(p, s.with))) arms.push_back({p.name, s});
   }
   return arms;
 }
@@ -146,12 +133,18 @@ TEST(ParityArmSwitches, AreKnownKnobs) {
       EXPECT_TRUE(known(s.with)) << s.with << " is not a knob any more";
     }
   }
-  for (const BackendExpectation& e : backend_expectations())
-    for (const std::string& knob : e.reads_switches)
-      EXPECT_TRUE(std::any_of(std::begin(kVariantSwitches), std::end(kVariantSwitches),
-                              [&](const Switch& s) { return knob == s.knob; }))
-          << e.backend << " lists " << knob << ", which no arm switches: a misspelt name would leave its arms "
-          << "running on every backend";
+}
+
+// A knob a provider declares steers it, so some arm must set it: else that variant would go
+// untested against the others.
+TEST(ParityArmSwitches, CoverEveryDeclaredKnob) {
+  for (const std::string& backend : parity_runtime().backends())
+    for (vt_op_id op : kAllOps)
+      for (const ProviderCounts& p : parity_runtime().registry().providers(op, backend))
+        for (const std::string& knob : p.knobs.value_or(std::vector<std::string>{}))
+          EXPECT_TRUE(std::any_of(std::begin(kVariantSwitches), std::end(kVariantSwitches),
+                                  [&](const Switch& s) { return knob == s.knob; }))
+              << backend << "'s " << p.name << " declares " << knob << ", which no arm sets";
 }
 
 class ParityArms : public testing::TestWithParam<ArmsParam> {};

@@ -33,9 +33,6 @@ struct BackendExpectation {
   std::vector<CaseRule> unsupported;                        // skipped, with the reason
   std::vector<CaseRule> expected_failures;                  // run: a failure is a skip, a pass fails (it is news)
   bool pinned_host = false;  // Device::alloc_host gives page-locked memory (the plugin's own)
-  // Variant switches (arms_test.cpp) that this backend reads: a switch that some backend lists
-  // runs its arms on the backends that list it alone; one that none lists runs everywhere.
-  std::vector<std::string> reads_switches = {};
 };
 
 // The table (tests/backends/parity_expectations.cpp).

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <optional>
 #include <set>
+#include <string_view>
+#include <utility>
 
 #include "vt/log.hpp"
 #include "vt/op_id.hpp"
@@ -146,9 +149,34 @@ void check_device_api(const vt_device_api* dev) {
         throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
 }
 
+bool known_knob(std::string_view name) {
+  return std::any_of(Knobs::specs().begin(), Knobs::specs().end(), [&](const KnobSpec& k) { return name == k.name; });
+}
+
+// The knobs a descriptor declares (ABI 1.2), checked; nullopt where the descriptor ends before
+// the field (an older plugin: the provider sees every knob).
+constexpr size_t kMaxProviderKnobs = 32;
+std::optional<std::vector<std::string>> declared_knobs(const vt_provider_desc& p, const std::string& label,
+                                                       std::vector<std::string>& notes) {
+  if (p.struct_size < VT_PROVIDER_DESC_V1_2_SIZE) return std::nullopt;
+  std::vector<std::string> out;
+  for (size_t i = 0; p.knobs && p.knobs[i]; ++i) {
+    if (i == kMaxProviderKnobs)
+      throw Skip{label + " lists more than " + std::to_string(kMaxProviderKnobs) +
+                 " knobs (does the list end with a null pointer?)"};
+    const std::string name = p.knobs[i];
+    if (name.empty()) throw Skip{label + ": knob #" + std::to_string(i) + " has an empty name"};
+    if (!known_knob(name))
+      notes.push_back(label + " declares knob '" + name + "', which this core does not know: it reads as unset");
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
 // Providers the core will register; a newer-minor plugin's unknown ops are left out with a note.
-std::vector<const vt_provider_desc*> check_providers(const vt_plugin_api* api, std::vector<std::string>& notes) {
-  std::vector<const vt_provider_desc*> out;
+std::vector<std::pair<vt_op_id, ProviderSpec>> check_providers(const vt_plugin_api* api,
+                                                               std::vector<std::string>& notes) {
+  std::vector<std::pair<vt_op_id, ProviderSpec>> out;
   if (api->provider_count > 0 && !api->providers)
     throw Skip{"provider_count is " + std::to_string(api->provider_count) + " but the provider list is missing"};
   std::set<std::pair<int, std::string>> seen;
@@ -172,7 +200,7 @@ std::vector<const vt_provider_desc*> check_providers(const vt_plugin_api* api, s
     }
     if (!seen.insert({p.op, p.name}).second)
       throw Skip{label + " is registered twice for " + std::string(op_name(p.op))};
-    out.push_back(&p);
+    out.emplace_back(p.op, ProviderSpec{p.name, p.priority, p.supports, p.run, declared_knobs(p, label, notes)});
   }
   return out;
 }

@@ -1,30 +1,17 @@
 #include "vt/registry.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include "runtime_impl.hpp"
 #include "vt/error.hpp"
 #include "vt/op_id.hpp"
 
 namespace vt {
-
-struct Registry::Entry {
-  vt_op_id op;
-  std::string backend;
-  ProviderSpec spec;
-  bool disabled;
-  std::atomic<uint64_t> calls{0}, declines{0};
-
-  Entry(vt_op_id o, std::string_view b, const ProviderSpec& s, bool d) : op(o), backend(b), spec(s), disabled(d) {}
-};
-
-// The providers a call on one device walks, best first. `best` is the best provider the
-// backend registered for the op (disabled ones aside): strict mode compares against it.
-struct Registry::Chain {
-  std::vector<Entry*> entries;
-  const Entry* best = nullptr;
-};
 
 namespace {
 
@@ -41,11 +28,62 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+// The host table a provider that declared its knobs is called with: the runtime's, except that
+// knob_int answers from the declared knobs that are set. `api` comes first so the provider's
+// `const vt_host_api*` leads back here.
+struct ProviderHost {
+  vt_host_api api;
+  const std::vector<std::pair<std::string, int64_t>>* values;
+};
+static_assert(std::is_standard_layout_v<ProviderHost> && offsetof(ProviderHost, api) == 0);
+
+int declared_knob_int(const vt_host_api* self, const char* name, int64_t* value) {
+  if (!self || !name || !value) return 0;
+  for (const auto& [knob, v] : *reinterpret_cast<const ProviderHost*>(self)->values)
+    if (knob == name) {
+      *value = v;
+      return 1;
+    }
+  return 0;
+}
+
 }  // namespace
 
-Registry::Registry(std::vector<std::string> disabled_providers, bool strict)
+struct Registry::Entry {
+  vt_op_id op;
+  std::string backend;
+  ProviderSpec spec;
+  bool disabled;
+  std::atomic<uint64_t> calls{0}, declines{0};
+  std::vector<std::pair<std::string, int64_t>> knob_values;  // the declared knobs that are set
+  std::optional<ProviderHost> host;                          // where the provider declared its knobs
+
+  Entry(vt_op_id o, std::string_view b, const ProviderSpec& s, bool d, const vt_host_api* runtime_host)
+      : op(o), backend(b), spec(s), disabled(d) {
+    if (!spec.knobs || !runtime_host) return;
+    for (const std::string& k : *spec.knobs) {
+      int64_t v = 0;
+      if (vt_host_knob_int(runtime_host, k.c_str(), &v)) knob_values.emplace_back(k, v);
+    }
+    vt_host_api api = *runtime_host;
+    api.knob_int = declared_knob_int;
+    host = ProviderHost{api, &knob_values};
+  }
+  Entry(const Entry&) = delete;  // `host` points into the entry
+  Entry& operator=(const Entry&) = delete;
+};
+
+// The providers a call on one device walks, best first. `best` is the best provider the
+// backend registered for the op (disabled ones aside): strict mode compares against it.
+struct Registry::Chain {
+  std::vector<Entry*> entries;
+  const Entry* best = nullptr;
+};
+
+Registry::Registry(std::vector<std::string> disabled_providers, bool strict, const vt_host_api* host)
     : disabled_(std::move(disabled_providers)),
       strict_(strict),
+      host_(host),
       cache_(std::make_unique<std::atomic<const Chain*>[]>(kMaxDevices * kOps)) {}
 
 Registry::~Registry() = default;
@@ -57,12 +95,14 @@ void Registry::add(vt_op_id op, std::string_view backend, const ProviderSpec& sp
   if (spec.name.empty())
     throw Error(Status::invalid_argument, "registry: a provider for " + std::string(op_name(op)) + " has no name");
   if (!spec.run) throw Error(Status::invalid_argument, who + ": no run function");
+  if (spec.knobs && std::find(spec.knobs->begin(), spec.knobs->end(), std::string()) != spec.knobs->end())
+    throw Error(Status::invalid_argument, who + ": an empty knob name");
   std::lock_guard lock(mutex_);
   for (const Entry& e : entries_)
     if (e.op == op && e.backend == backend && e.spec.name == spec.name)
       throw Error(Status::invalid_argument, who + ": the name is already registered");
   const bool disabled = std::find(disabled_.begin(), disabled_.end(), spec.name) != disabled_.end();
-  entries_.emplace_back(op, backend, spec, disabled);
+  entries_.emplace_back(op, backend, spec, disabled, host_);
   // Chains built before this provider existed are stale: drop them from the cache (they stay
   // allocated, a thread may still be walking one).
   for (uint32_t slot = 0; slot < kMaxDevices; ++slot)
@@ -80,7 +120,8 @@ std::vector<ProviderCounts> Registry::providers(vt_op_id op, std::string_view ba
   std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) { return before(a->spec, b->spec); });
   for (const Entry* e : sorted)
     out.push_back({e->op, e->backend, e->spec.name, e->spec.priority, e->disabled,
-                   e->calls.load(std::memory_order_relaxed), e->declines.load(std::memory_order_relaxed)});
+                   e->calls.load(std::memory_order_relaxed), e->declines.load(std::memory_order_relaxed),
+                   e->spec.knobs});
   return out;
 }
 
@@ -134,10 +175,12 @@ std::string_view Registry::dispatch(vt_op_id op, const DispatchTarget& target, c
     throw Error(Status::strict_fallback, context() + ": strict mode: best provider '" + chain.best->spec.name +
                                              "' does not support this device; refusing '" +
                                              chain.entries.front()->spec.name + "'");
+  vt_op_call own = call;  // the same call, with a provider's own host table where it has one
   for (size_t i = 0; i < chain.entries.size(); ++i) {
     Entry* e = chain.entries[i];
     detail::clear_plugin_error();
-    const vt_status s = e->spec.run(&call);
+    own.host = e->host && call.host == host_ ? &e->host->api : call.host;
+    const vt_status s = e->spec.run(&own);
     if (s == VT_STATUS_DECLINED) {
       e->declines.fetch_add(1, std::memory_order_relaxed);
       if (strict_ && i + 1 < chain.entries.size())

@@ -14,7 +14,7 @@ namespace vt {
 
 struct Runtime::Impl {
   explicit Impl(Knobs k)
-      : knobs(std::move(k)), host(&knobs), registry(knobs.disable_providers, knobs.strict_providers) {}
+      : knobs(std::move(k)), host(&knobs), registry(knobs.disable_providers, knobs.strict_providers, &host.api) {}
 
   Knobs knobs;
   detail::HostTable host;
@@ -83,8 +83,7 @@ void Runtime::load() {
     detail::load_plugins(impl_->knobs, &impl_->host.api, impl_->plugins, impl_->reports);
     uint32_t slot = 0;
     for (const detail::LoadedPlugin& p : impl_->plugins) {
-      for (const vt_provider_desc* d : p.providers)
-        impl_->registry.add(d->op, p.backend, {d->name, d->priority, d->supports, d->run});
+      for (const auto& [op, spec] : p.providers) impl_->registry.add(op, p.backend, spec);
       for (uint32_t i = 0; i < p.devices.size(); ++i) {
         if (slot >= Registry::kMaxDevices) {
           log(LogLevel::warn, p.backend + ":" + std::to_string(i) + " and later devices ignored: more than " +

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "vt/device.hpp"
@@ -17,7 +18,7 @@ struct LoadedPlugin {
   std::string backend;
   const vt_plugin_api* api = nullptr;
   const vt_device_api* dev = nullptr;
-  std::vector<const vt_provider_desc*> providers;  // checked, known ops only
+  std::vector<std::pair<vt_op_id, ProviderSpec>> providers;  // checked, known ops only
   std::vector<vt_device_props> devices;
   // The device table's ABI 1.1 host memory entries, or null where it has none.
   vt_status (*host_alloc)(uint32_t device, uint64_t bytes, void** out) = nullptr;

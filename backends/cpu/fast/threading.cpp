@@ -27,7 +27,7 @@ tbb::task_arena& capped_arena(int threads) {
 int thread_limit(const vt_host_api* host) {
   const int current = tbb::this_task_arena::max_concurrency();
   int64_t cap = 0;
-  if (vt_host_knob_int(host, "VT_CPU_THREADS", &cap) && cap >= 1 && cap < current) return static_cast<int>(cap);
+  if (vt_host_knob_int(host, kThreadsKnob, &cap) && cap >= 1 && cap < current) return static_cast<int>(cap);
   return current;
 }
 

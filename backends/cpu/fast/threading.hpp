@@ -27,6 +27,7 @@ class TaskBody {
 
 // The threads a call may use: the concurrency of the arena the caller is in, or
 // VT_CPU_THREADS (read through `host`) when that is smaller.
+inline constexpr char kThreadsKnob[] = "VT_CPU_THREADS";
 int thread_limit(const vt_host_api* host);
 
 // Calls body over disjoint ranges that cover tasks [0, count) once, on at most

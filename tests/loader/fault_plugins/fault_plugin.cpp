@@ -6,6 +6,7 @@
 //   FAULT_BACKEND      declared backend name (required)
 //   FAULT              one of the Fault values below (default kNone)
 //   FAULT_NEWER_MINOR  abi_minor is VT_ABI_MINOR + 1 and the table has an extra trailing entry
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -63,6 +64,11 @@ enum Fault {
   kProviderNoName,  // the second has no name
   kProviderNoRun,   // the second has no run function
   kProviderTwice,   // a third provider of the same op and name as the second
+  kKnobEmptyName,   // the first declares knobs "VT_CONV_REG" and ""
+  kKnobsTooMany,    // the first declares 33 knobs
+  // providers, not a fault: it loads
+  kKnobUnknown,  // the first declares a knob no core knows (a note)
+  kKnobProbe,    // the providers add the knobs they see to their marks (knobs_seen)
   // not a fault: it loads
   kManyDevices,  // one device more than a registry holds
 };
@@ -271,12 +277,21 @@ vt_status mark(const vt_op_call* call, int32_t value) {
   return VT_OK;
 }
 
+// kKnobProbe: which of two knobs the provider's host table answers, added to its mark ("fast"
+// declares VT_CONV_REG alone; "ref" has an ABI 1.1 descriptor, which sees every knob).
+int32_t knobs_seen(const vt_op_call* call) {
+  if (kFault != kKnobProbe) return 0;
+  int64_t v = 0;
+  return (vt_host_knob_int(call->host, "VT_CONV_REG", &v) ? 10 : 0) +
+         (vt_host_knob_int(call->host, "VT_CONV_GUIDED", &v) ? 100 : 0);
+}
+
 vt_status run_fast(const vt_op_call* call) {
   const auto* t = static_cast<const vt_tensor*>(call->args);
   if (t && t->shape[0] > kFastMaxElems) return VT_STATUS_DECLINED;
-  return mark(call, kFastMark);
+  return mark(call, kFastMark + knobs_seen(call));
 }
-vt_status run_ref(const vt_op_call* call) { return mark(call, kRefMark); }
+vt_status run_ref(const vt_op_call* call) { return mark(call, kRefMark + knobs_seen(call)); }
 
 vt_provider_desc provider(vt_op_id op, const char* name, int32_t priority, vt_status (*run)(const vt_op_call*)) {
   vt_provider_desc d{};
@@ -301,9 +316,27 @@ struct Providers {
   uint32_t count;
 };
 
+// The first provider's knob lists (vt_provider_desc::knobs) in the knob faults.
+const char* const kRegKnob[] = {"VT_CONV_REG", nullptr};
+const char* const kEmptyKnobName[] = {"VT_CONV_REG", "", nullptr};
+const char* const kUnknownKnob[] = {"VT_NO_SUCH_KNOB", nullptr};
+const auto kManyKnobs = [] {
+  std::array<const char*, 34> k{};
+  k.fill("VT_CONV_REG");
+  k.back() = nullptr;
+  return k;
+}();
+
 const Providers kProviders = [] {
   Providers p{{provider(VT_OP_L2NORM, "fast", 10, run_fast), provider(VT_OP_L2NORM, "ref", 0, run_ref), {}}, 2};
   switch (kFault) {
+    case kKnobEmptyName: p.list[0].knobs = kEmptyKnobName; break;
+    case kKnobsTooMany: p.list[0].knobs = kManyKnobs.data(); break;
+    case kKnobUnknown: p.list[0].knobs = kUnknownKnob; break;
+    case kKnobProbe:
+      p.list[0].knobs = kRegKnob;
+      p.list[1].struct_size = VT_PROVIDER_DESC_V1_SIZE;
+      break;
     case kUnknownOp: p.list[p.count++] = unknown_op_provider(); break;
     case kProviderShort: p.list[0].struct_size = 4; break;
     case kProviderNoName: p.list[1].name = nullptr; break;

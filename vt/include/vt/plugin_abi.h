@@ -20,8 +20,9 @@ extern "C" {
 #endif
 
 #define VT_ABI_MAJOR 1u
-/* Minor versions: 1.1 added the device table's host_alloc and host_free. */
-#define VT_ABI_MINOR 1u
+/* Minor versions: 1.1 added the device table's host_alloc and host_free; 1.2 the provider
+ * descriptor's knobs. */
+#define VT_ABI_MINOR 2u
 #define VT_PLUGIN_ENTRY_SYMBOL "vt_plugin_entry"
 
 typedef enum vt_status {
@@ -126,6 +127,13 @@ typedef struct vt_provider_desc {
   int (*supports)(const vt_device_props* props);
   /* runs the op, or returns VT_STATUS_DECLINED to pass the call on */
   vt_status (*run)(const vt_op_call* call);
+  /* ABI 1.2: the knobs (VT_* names) that steer this provider, as a list ended by a null
+   * pointer; null for none. During its calls the provider's host table answers these knobs
+   * alone, any other reading as unset, so the list is all that can change what it does: the
+   * parity suite forces a variant only where a provider lists its knob, vt-bench times one
+   * only there, and vt-info shows the lists. A descriptor that ends before this field (an
+   * older plugin) sees every knob. */
+  const char* const* knobs;
 } vt_provider_desc;
 
 /* What the core offers a plugin. */
@@ -212,6 +220,8 @@ typedef const vt_plugin_api* (*vt_plugin_entry_fn)(uint32_t core_abi_major, uint
 /* The device table of ABI 1.1, with host_alloc and host_free. */
 #define VT_DEVICE_API_V1_1_SIZE ((uint32_t)(offsetof(vt_device_api, host_free) + sizeof(void*)))
 #define VT_PROVIDER_DESC_V1_SIZE ((uint32_t)(offsetof(vt_provider_desc, run) + sizeof(void*)))
+/* The provider descriptor of ABI 1.2, with knobs. */
+#define VT_PROVIDER_DESC_V1_2_SIZE ((uint32_t)(offsetof(vt_provider_desc, knobs) + sizeof(void*)))
 
 #if defined(__GNUC__)
 #define VT_PLUGIN_EXPORT __attribute__((visibility("default")))

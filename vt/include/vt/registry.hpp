@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ struct ProviderSpec {
   int32_t priority = 0;
   int (*supports)(const vt_device_props*) = nullptr;  // optional
   vt_status (*run)(const vt_op_call*) = nullptr;
+  // The knobs that steer the provider (vt_provider_desc::knobs, ABI 1.2): called with the
+  // registry's host table, it sees these alone. nullopt: an older descriptor, which sees all.
+  std::optional<std::vector<std::string>> knobs = std::nullopt;
 };
 
 struct ProviderCounts {
@@ -31,6 +35,7 @@ struct ProviderCounts {
   int32_t priority;
   bool disabled;
   uint64_t calls, declines;
+  std::optional<std::vector<std::string>> knobs;  // as registered (ProviderSpec::knobs)
 };
 
 // Where a call goes: one device, identified for the cache by a small slot number.
@@ -45,13 +50,16 @@ class VT_API Registry {
  public:
   static constexpr uint32_t kMaxDevices = 256;
 
-  Registry(std::vector<std::string> disabled_providers = {}, bool strict = false);
+  // `host`: the runtime's table for its plugins. A call dispatched with it reaches a provider
+  // that declared its knobs through a copy answering those knobs alone (their values read
+  // from `host` when the provider is added: a runtime's knobs do not change).
+  Registry(std::vector<std::string> disabled_providers = {}, bool strict = false, const vt_host_api* host = nullptr);
   ~Registry();
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
   // Throws vt::Error(invalid_argument) for an unknown op, an empty name, a missing run
-  // function, or a name already registered for this (op, backend).
+  // function, an empty knob name, or a name already registered for this (op, backend).
   void add(vt_op_id op, std::string_view backend, const ProviderSpec& spec);
 
   // Every registered provider of (op, backend), in selection order, disabled ones included.
@@ -76,6 +84,7 @@ class VT_API Registry {
 
   std::vector<std::string> disabled_;
   bool strict_;
+  const vt_host_api* host_;
   mutable std::mutex mutex_;
   std::deque<Entry> entries_;                           // stable addresses
   std::deque<Chain> chains_;                            // never freed: readers may hold old ones

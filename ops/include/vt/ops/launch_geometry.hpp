@@ -89,19 +89,29 @@ inline constexpr int32_t kDefaultExactChunks = 0;
 inline constexpr int32_t kDefaultChannelTile = 2;
 inline constexpr int32_t kDefaultConvReg = 0;
 
+// The switches' knob names, spelt once here and once in the host's knob table: read below, and
+// listed by each provider that honours them (vt_provider_desc::knobs), whose host table then
+// answers those alone.
+inline constexpr char kConvExactChunksKnob[] = "VT_CONV_EXACT_CHUNKS";
+inline constexpr char kConvRegKnob[] = "VT_CONV_REG";
+inline constexpr char kConvChannelTileKnob[] = "VT_CONV_CHANNEL_TILE";
+inline constexpr char kConvStageXKnob[] = "VT_CONV_STAGE_X";
+inline constexpr char kConvOneSequenceKnob[] = "VT_CONV_ONE_SEQUENCE";
+inline constexpr char kConvGuidedKnob[] = "VT_CONV_GUIDED";
+inline constexpr char kPostConvTokenTileKnob[] = "VT_GDN_POSTCONV_TOKEN_TILE";
+
 // The switches from the knobs the host parsed: `knob(name, &value)` says whether the knob is
-// set and gives its value (a plugin wraps vt_host_api::knob_int). One reading for every
-// backend, so a name is spelt once here and once in the host's knob table.
+// set and gives its value (a plugin wraps vt_host_api::knob_int). One reading for every backend.
 template <class KnobInt>
 ConvSwitches conv_switches(const KnobInt& knob) {
   ConvSwitches s;
   int64_t v = 0;
-  if (knob("VT_CONV_EXACT_CHUNKS", &v)) s.exact_chunks = static_cast<int32_t>(v);
-  if (knob("VT_CONV_REG", &v)) s.reg = static_cast<int32_t>(v);
-  if (knob("VT_CONV_CHANNEL_TILE", &v)) s.channel_tile = static_cast<int32_t>(v);
-  if (knob("VT_CONV_STAGE_X", &v)) s.stage_x = static_cast<int32_t>(v);
-  if (knob("VT_CONV_ONE_SEQUENCE", &v)) s.one_sequence = static_cast<int32_t>(v);
-  if (knob("VT_CONV_GUIDED", &v)) s.guided = static_cast<int32_t>(v);
+  if (knob(kConvExactChunksKnob, &v)) s.exact_chunks = static_cast<int32_t>(v);
+  if (knob(kConvRegKnob, &v)) s.reg = static_cast<int32_t>(v);
+  if (knob(kConvChannelTileKnob, &v)) s.channel_tile = static_cast<int32_t>(v);
+  if (knob(kConvStageXKnob, &v)) s.stage_x = static_cast<int32_t>(v);
+  if (knob(kConvOneSequenceKnob, &v)) s.one_sequence = static_cast<int32_t>(v);
+  if (knob(kConvGuidedKnob, &v)) s.guided = static_cast<int32_t>(v);
   return s;
 }
 
@@ -458,7 +468,7 @@ template <class KnobInt>
 PostConvSwitches post_conv_switches(const KnobInt& knob) {
   PostConvSwitches s;
   int64_t v = 0;
-  if (knob("VT_GDN_POSTCONV_TOKEN_TILE", &v)) s.token_tile = static_cast<int32_t>(v);
+  if (knob(kPostConvTokenTileKnob, &v)) s.token_tile = static_cast<int32_t>(v);
   return s;
 }
 
