@@ -75,6 +75,15 @@ void print_text(vt::Runtime& rt, const std::string& load_error) {
         for (const auto& n : rt.selection(op, d)) chain += (chain.empty() ? "" : " > ") + n;
         std::printf("      %-8s walks: %s\n", d.name().c_str(), chain.empty() ? "(none usable)" : chain.c_str());
       }
+      // The knobs that steer each provider (vt_provider_desc::knobs); one that lists none
+      // is left out.
+      for (const auto& p : list) {
+        if (p.knobs && p.knobs->empty()) continue;
+        std::string knobs;
+        for (const auto& k : p.knobs.value_or(std::vector<std::string>{})) knobs += (knobs.empty() ? "" : ", ") + k;
+        std::printf("      knobs of %s: %s\n", p.name.c_str(),
+                    p.knobs ? knobs.c_str() : "any (its descriptor predates ABI 1.2)");
+      }
     }
     if (!any) std::printf("    (no providers)\n");
   }
@@ -134,9 +143,15 @@ void print_json(vt::Runtime& rt, const std::string& load_error) {
       first_backend = false;
       bool first_p = true;
       for (const auto& p : rt.registry().providers(op, backend)) {
+        std::string knobs = "null";  // a descriptor before ABI 1.2: every knob
+        if (p.knobs) {
+          knobs = "[";
+          for (size_t i = 0; i < p.knobs->size(); ++i) knobs += (i ? ", " : "") + json_string((*p.knobs)[i]);
+          knobs += "]";
+        }
         j += (first_p ? "" : ", ") + std::string("{\"name\": ") + json_string(p.name) +
              ", \"priority\": " + std::to_string(p.priority) + ", \"disabled\": " + (p.disabled ? "true" : "false") +
-             "}";
+             ", \"knobs\": " + knobs + "}";
         first_p = false;
       }
       j += "]";
