@@ -42,10 +42,11 @@ BenchCase conv_fwd_case(std::string name, std::string group, int64_t channels, s
   c.make = [=](uint64_t seed) {
     return opcheck::make_case(c.name, prefill(channels, lengths, 8, model_values, activations), seed);
   };
-  // The same call with a chunk plan (default), and with the plan ignored: whole-sequence mapping.
-  // Each variant forced on its own: with and without the plan, then each kernel (with the plan's
-  // default mapping), so no row silently times the default twice.
-  c.variants = {{"plan", {{"VT_CONV_EXACT_CHUNKS", 1}}, {}},
+  // The backend's default, then each variant forced on its own where a provider reads its
+  // knobs (main.cpp): with and without the chunk plan, then each kernel (with the default
+  // mapping), so a row names what it timed.
+  c.variants = {{"default", {}, {}},
+                {"plan", {{"VT_CONV_EXACT_CHUNKS", 1}}, {}},
                 {"no-plan", {{"VT_CONV_EXACT_CHUNKS", 0}}, {}},
                 {"reg", {{"VT_CONV_REG", 1}, {"VT_CONV_CHANNEL_TILE", 0}}, {}},
                 {"tiled", {{"VT_CONV_REG", 0}, {"VT_CONV_CHANNEL_TILE", 0}}, {}},

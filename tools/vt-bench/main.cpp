@@ -3,6 +3,7 @@
 // against the scalar reference. Method: performance.md; results: docs/benchmarks.md.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -44,6 +45,7 @@ const char* kUsage =
     "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR]... [--quick] [--json FILE]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
+    "A variant runs where a provider of its op reads its knobs (vt-info lists them).\n"
     "--case: the cases whose name holds any of the substrings given (repeat it for several).\n"
     "--json, --csv, --svg: every row, written whole when the run ends (each path is checked\n"
     "before the run starts).\n"
@@ -201,6 +203,21 @@ bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const v
   return false;
 }
 
+// The variant's knobs that some provider of the case's op on this device's backend reads
+// (vt_provider_desc::knobs; a provider without the list reads every knob). None: there the
+// variant would time the default again, so it is left out.
+std::vector<std::string> knobs_read(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v,
+                                    const vt::Device& d) {
+  std::vector<std::string> read;
+  for (const auto& [knob, value] : v.knobs)
+    for (const auto& p : rt.registry().providers(bc.op, d.backend()))
+      if (!p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob) != p.knobs->end()) {
+        read.push_back(knob);
+        break;
+      }
+  return read;
+}
+
 // Written whole or not at all: into a file beside it, renamed over it once complete.
 bool write_file(const std::string& path, const std::string& text) {
   if (path.empty()) return true;
@@ -281,6 +298,16 @@ int main(int argc, char** argv) {
         for (const auto& v : bc.variants) {
           if (!o.variant.empty() && v.name != o.variant) continue;
           if (!v.disable.empty() && !replaces_something(base, bc, v, d)) continue;
+          if (!v.knobs.empty() && knobs_read(base, bc, v, d).empty()) {
+            if (!o.variant.empty()) {  // asked for by name: say why it has no row
+              std::string knobs;
+              for (const auto& [knob, value] : v.knobs) knobs += (knobs.empty() ? "" : ", ") + knob;
+              std::fprintf(stderr, "vt-bench: %s on %s: variant '%s' left out: no provider of %s there reads %s\n",
+                           bc.name.c_str(), d.name().c_str(), v.name.c_str(), std::string(vt::op_name(bc.op)).c_str(),
+                           knobs.c_str());
+            }
+            continue;
+          }
           const vt::Device dv = runtime_for(v, runtimes).device(d.name());
           rows.push_back(run_case(bc, v, dv, copy_gbs, o, copies));
           vt::bench::print_row(rows.back());
