@@ -45,7 +45,7 @@ const char* kUsage =
     "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR]... [--quick] [--json FILE]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
-    "A variant runs where a provider of its op reads its knobs (vt-info lists them).\n"
+    "A variant runs where a provider of its op reads all its knobs (vt-info lists them).\n"
     "--case: the cases whose name holds any of the substrings given (repeat it for several).\n"
     "--json, --csv, --svg: every row, written whole when the run ends (each path is checked\n"
     "before the run starts).\n"
@@ -203,13 +203,17 @@ bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const v
   return false;
 }
 
-// Whether a provider of the case's op on this device's backend reads one of the variant's
-// knobs (vt_provider_desc::knobs; a provider without the list reads every knob). Elsewhere
-// the variant would time the default again, so it is left out.
-bool reads_a_knob(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v, const vt::Device& d) {
+// Whether a provider of the case's op on this device's backend reads every knob the variant
+// sets (vt_provider_desc::knobs; a provider without the list reads all). Elsewhere the variant
+// is not what its name says: `staged` (no plan, x staged) where nothing stages x would time
+// `no-plan` again, so it is left out.
+bool reads_its_knobs(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v,
+                     const vt::Device& d) {
   for (const auto& p : rt.registry().providers(bc.op, d.backend()))
-    for (const auto& [knob, value] : v.knobs)
-      if (!p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob) != p.knobs->end()) return true;
+    if (std::all_of(v.knobs.begin(), v.knobs.end(), [&](const auto& knob) {
+          return !p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob.first) != p.knobs->end();
+        }))
+      return true;
   return false;
 }
 
@@ -293,11 +297,12 @@ int main(int argc, char** argv) {
         for (const auto& v : bc.variants) {
           if (!o.variant.empty() && v.name != o.variant) continue;
           if (!v.disable.empty() && !replaces_something(base, bc, v, d)) continue;
-          if (!v.knobs.empty() && !reads_a_knob(base, bc, v, d)) {
+          if (!v.knobs.empty() && !reads_its_knobs(base, bc, v, d)) {
             if (!o.variant.empty()) {  // asked for by name: say why it has no row
               std::string knobs;
               for (const auto& [knob, value] : v.knobs) knobs += (knobs.empty() ? "" : ", ") + knob;
-              std::fprintf(stderr, "vt-bench: %s on %s: variant '%s' left out: no provider of %s there reads %s\n",
+              std::fprintf(stderr,
+                           "vt-bench: %s on %s: variant '%s' left out: no provider of %s there reads all of %s\n",
                            bc.name.c_str(), d.name().c_str(), v.name.c_str(), std::string(vt::op_name(bc.op)).c_str(),
                            knobs.c_str());
             }
