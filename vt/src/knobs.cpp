@@ -140,6 +140,12 @@ bool apply(const Def& def, std::string_view value, Knobs& k) {
   return false;
 }
 
+const Def* find_def(std::string_view name) {
+  for (const Def& d : defs())
+    if (name == d.spec.name) return &d;
+  return nullptr;
+}
+
 }  // namespace
 
 Knobs Knobs::parse(const std::map<std::string, std::string>& vars, std::vector<std::string>* warnings) {
@@ -147,9 +153,7 @@ Knobs Knobs::parse(const std::map<std::string, std::string>& vars, std::vector<s
   std::vector<std::string> local;
   std::vector<std::string>& warn = warnings ? *warnings : local;
   for (const auto& [name, value] : vars) {
-    const Def* def = nullptr;
-    for (const Def& d : defs())
-      if (name == d.spec.name) def = &d;
+    const Def* def = find_def(name);
     if (!def) {
       if (name.rfind("VT_", 0) == 0) warn.push_back("unknown knob " + name + "=" + value + " ignored");
       continue;
@@ -189,6 +193,8 @@ const std::vector<KnobSpec>& Knobs::specs() {
   }();
   return s;
 }
+
+bool Knobs::known(std::string_view name) { return find_def(name) != nullptr; }
 
 std::optional<int64_t> Knobs::int_value(std::string_view name) const {
   const auto it = ints.find(name);

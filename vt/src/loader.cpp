@@ -11,7 +11,6 @@
 #include <exception>
 #include <optional>
 #include <set>
-#include <string_view>
 #include <utility>
 
 #include "vt/log.hpp"
@@ -149,10 +148,6 @@ void check_device_api(const vt_device_api* dev) {
         throw Skip{std::string("device table entry '") + name + "' is missing (the capture entries come together)"};
 }
 
-bool known_knob(std::string_view name) {
-  return std::any_of(Knobs::specs().begin(), Knobs::specs().end(), [&](const KnobSpec& k) { return name == k.name; });
-}
-
 // The knobs a descriptor declares (ABI 1.2), checked; nullopt where the descriptor ends before
 // the field (an older plugin: the provider sees every knob).
 constexpr size_t kMaxProviderKnobs = 32;
@@ -166,7 +161,7 @@ std::optional<std::vector<std::string>> declared_knobs(const vt_provider_desc& p
                  " knobs (does the list end with a null pointer?)"};
     const std::string name = p.knobs[i];
     if (name.empty()) throw Skip{label + ": knob #" + std::to_string(i) + " has an empty name"};
-    if (!known_knob(name))
+    if (!Knobs::known(name))
       notes.push_back(label + " declares knob '" + name + "', which this core does not know: it reads as unset");
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   }

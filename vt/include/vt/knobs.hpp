@@ -40,6 +40,8 @@ struct VT_API Knobs {
   static const Knobs& environment();
   // The table of every knob, for vt-info and the docs.
   static const std::vector<KnobSpec>& specs();
+  // Whether the table names this knob.
+  static bool known(std::string_view name);
 
   std::optional<int64_t> int_value(std::string_view name) const;
 };
