@@ -51,10 +51,6 @@ constexpr Switch kVariantSwitches[] = {{"VT_CONV_EXACT_CHUNKS", 0},
                                        {"VT_EARLY_LAUNCH", 0},
                                        {"VT_CPU_THREADS", 1}};
 
-bool declares(const ProviderCounts& p, const char* knob) {
-  return !p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob) != p.knobs->end();
-}
-
 struct Arm {
   std::string provider;
   std::optional<Switch> variant;
@@ -85,7 +81,7 @@ std::vector<Arm> arms_of(vt_op_id op, const std::string& backend) {
   for (const ProviderCounts& p : parity_runtime().registry().providers(op, backend)) {
     arms.push_back({p.name, std::nullopt});
     for (const Switch& s : kVariantSwitches)
-      if (declares(p, s.knob) && (!s.with || declares(p, s.with))) arms.push_back({p.name, s});
+      if (p.reads(s.knob) && (!s.with || p.reads(s.with))) arms.push_back({p.name, s});
   }
   return arms;
 }

@@ -210,10 +210,7 @@ bool replaces_something(vt::Runtime& rt, const vt::bench::BenchCase& bc, const v
 bool reads_its_knobs(vt::Runtime& rt, const vt::bench::BenchCase& bc, const vt::bench::Variant& v,
                      const vt::Device& d) {
   for (const auto& p : rt.registry().providers(bc.op, d.backend()))
-    if (std::all_of(v.knobs.begin(), v.knobs.end(), [&](const auto& knob) {
-          return !p.knobs || std::find(p.knobs->begin(), p.knobs->end(), knob.first) != p.knobs->end();
-        }))
-      return true;
+    if (std::all_of(v.knobs.begin(), v.knobs.end(), [&](const auto& knob) { return p.reads(knob.first); })) return true;
   return false;
 }
 

@@ -4,6 +4,7 @@
 // After the first call for an (op, device) the lookup is a cached pointer: no lock,
 // no allocation, no string work.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -36,6 +37,11 @@ struct ProviderCounts {
   bool disabled;
   uint64_t calls, declines;
   std::optional<std::vector<std::string>> knobs;  // as registered (ProviderSpec::knobs)
+
+  // Whether the provider sees this knob: it lists it, or it has no list.
+  bool reads(std::string_view knob) const {
+    return !knobs || std::find(knobs->begin(), knobs->end(), knob) != knobs->end();
+  }
 };
 
 // Where a call goes: one device, identified for the cache by a small slot number.
