@@ -60,21 +60,20 @@ struct ConvFwdShape {
   int64_t max_sequence_chunk = 64;
   bool silu = true;          // the activation is SiLU
   bool bulk_copies = false;  // the device copies rows into shared memory with a copy engine (CUDA sm_90)
-  bool one_sequence_kernel =
-      false;  // the backend has a kernel for one sequence in short programs (conv_fwd_one_sequence)
+  // The backend has a kernel for one sequence in short programs (conv_fwd_one_sequence).
+  bool one_sequence_kernel = false;
 };
 
 // The run-time switches of performance.md. Unset ones keep the defaults, which are the
 // variants measured fastest on the H200 (docs/benchmarks.md).
 struct ConvSwitches {
-  int32_t exact_chunks =
-      -1;            // VT_CONV_EXACT_CHUNKS: 1 a given chunk plan drives the programs, 0 it is ignored; -1 the default
-  int32_t reg = -1;  // VT_CONV_REG: 1 the register window, 0 the tiled conv; -1 the default
-  int32_t channel_tile = -1;  // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2; -1 the default
-  int32_t stage_x = -1;       // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never; -1 the default
-  int32_t one_sequence = -1;  // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 or -1 where it can serve
-  int32_t guided =
-      -1;  // VT_CONV_GUIDED: 1 or 2 guided programs where they apply (conv_fwd_guided), 0 never; -1 the default
+  // Each -1 where unset: the default.
+  int32_t exact_chunks = -1;  // VT_CONV_EXACT_CHUNKS: 1 a given chunk plan drives the programs, 0 it is ignored
+  int32_t reg = -1;           // VT_CONV_REG: 1 the register window, 0 the tiled conv
+  int32_t channel_tile = -1;  // VT_CONV_CHANNEL_TILE: 0 off, 1 or 2
+  int32_t stage_x = -1;       // VT_CONV_STAGE_X: 1 x staged by bulk copies wherever it can be, 0 never
+  int32_t one_sequence = -1;  // VT_CONV_ONE_SEQUENCE: 0 never the one-sequence kernel; 1 where it can serve
+  int32_t guided = -1;        // VT_CONV_GUIDED: 1 or 2 guided programs where they apply (conv_fwd_guided), 0 never
 };
 
 // The defaults, measured on the H200 (docs/benchmarks.md): at K = 4 the two-channel tile was
