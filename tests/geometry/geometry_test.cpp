@@ -399,33 +399,33 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   const auto long_one = all_kernels_shape(16384, 8192, 1);  // staged by default; the mapping: 32 x 129
   auto g = geo::conv_fwd_geometry(long_one, on);
   ASSERT_TRUE(g.stage_x);
-  EXPECT_TRUE(g.guided);
+  EXPECT_TRUE(g.guided());
   EXPECT_EQ(g.grid_y, 16384 / 128 + 1) << "the grid is the mapping's own";
   const auto by_default = geo::conv_fwd_geometry(long_one, geo::ConvSwitches{});
-  EXPECT_TRUE(by_default.guided) << "on by default, in the larger grid";
+  EXPECT_TRUE(by_default.guided()) << "on by default, in the larger grid";
   EXPECT_EQ(by_default.grid_y, 16384 / 128 + 1 + 64) << "48 programs of 64 tokens, 16 of 32";
   EXPECT_EQ(by_default.tail.programs[0], 48);
   EXPECT_EQ(by_default.tail.tokens[1], 32);
   geo::ConvSwitches off = on;
   off.guided = 0;
-  EXPECT_FALSE(geo::conv_fwd_geometry(long_one, off).guided);
-  EXPECT_TRUE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens, 8192, 1), on).guided);
-  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens - 16, 8192, 1), on).guided);
-  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), on).guided) << "two sequences";
+  EXPECT_FALSE(geo::conv_fwd_geometry(long_one, off).guided());
+  EXPECT_TRUE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens, 8192, 1), on).guided());
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(geo::kGuidedMinTokens - 16, 8192, 1), on).guided());
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), on).guided()) << "two sequences";
   auto no_engine = long_one;  // before sm_90, and every other backend: no staged ring
   no_engine.bulk_copies = false;
-  EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, on).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(no_engine, on).guided());
   auto f16 = long_one;  // not staged by default, so not guided unless staging is forced
   f16.x_f16 = true;
-  EXPECT_FALSE(geo::conv_fwd_geometry(f16, on).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(f16, on).guided());
   geo::ConvSwitches staged = on;
   staged.stage_x = 1;
-  EXPECT_TRUE(geo::conv_fwd_geometry(f16, staged).guided);
+  EXPECT_TRUE(geo::conv_fwd_geometry(f16, staged).guided());
   // A small one: staged only when forced, then guided too (the parity case fwd_guided).
   const auto small = all_kernels_shape(9000, 520, 1);
-  EXPECT_FALSE(geo::conv_fwd_geometry(small, on).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(small, on).guided());
   g = geo::conv_fwd_geometry(small, staged);
-  EXPECT_TRUE(g.guided);
+  EXPECT_TRUE(g.guided());
   EXPECT_EQ(g.grid_y, 71);
   const geo::GuidedTail one = g.tail;  // form 1: 24 programs of 64 tokens
   EXPECT_EQ(geo::tail_programs(one), 24);
@@ -441,7 +441,7 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   geo::ConvSwitches larger = staged;
   larger.guided = 2;
   g = geo::conv_fwd_geometry(small, larger);
-  EXPECT_TRUE(g.guided);
+  EXPECT_TRUE(g.guided());
   EXPECT_EQ(g.grid_y, 71 + 64);
   const geo::GuidedTail two = g.tail;
   EXPECT_EQ(geo::tail_tokens(two), 48 * 64 + 16 * 32);
@@ -456,13 +456,13 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   EXPECT_GE(geo::guided_program(132, 9000, g.grid_y, two).first, 9000) << "empty";
   for (const int64_t T : {int64_t{8192}, int64_t{16384}, int64_t{65536}, int64_t{100001}}) {
     const auto lg = geo::conv_fwd_geometry(all_kernels_shape(T, 8192, 1), larger);
-    ASSERT_TRUE(lg.guided) << T;
+    ASSERT_TRUE(lg.guided()) << T;
     EXPECT_EQ(lg.grid_y, T / lg.chunk + 1 + 64) << T;
     EXPECT_LE(geo::guided_program(0, T, lg.grid_y, lg.tail).last, lg.chunk) << T;
   }
   EXPECT_EQ(geo::guided_program(0, 16384, 16384 / 128 + 1 + 64, two).last, 112);
   EXPECT_EQ(geo::guided_program(0, 8192, 8192 / 128 + 1 + 64, two).last, 80);
-  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).guided());
   EXPECT_EQ(geo::conv_fwd_geometry(all_kernels_shape(16384, 8192, 2), larger).grid_y, 16384 / 128 + 2) << "untouched";
   // A plan that is followed keeps its items.
   auto planned = long_one;
@@ -471,7 +471,7 @@ TEST(ConvFwdGeometry, GuidedProgramsOnlyForOneLongSequenceInTheRing) {
   planned.plan_items = 300;
   geo::ConvSwitches plan = on;
   plan.exact_chunks = 1;
-  EXPECT_FALSE(geo::conv_fwd_geometry(planned, plan).guided);
+  EXPECT_FALSE(geo::conv_fwd_geometry(planned, plan).guided());
 }
 
 // Every token of the sequence in exactly one program, in order, each starting on a stage; none

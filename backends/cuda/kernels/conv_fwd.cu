@@ -864,7 +864,7 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
     return launch_error("causal_conv1d_fwd: the sequence chunk is not a power of two");
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
-  p.guided = g.guided;
+  p.guided = g.guided();
   p.tail = g.tail;
   switch (a.width) {
     case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;

@@ -132,8 +132,10 @@ struct ConvFwdGeometry {
   bool stage_x = false;            // x through shared memory by bulk copies (conv_fwd_stages_x)
   bool stage_whole = false;        // ... a whole short program at a time (conv_fwd_stages_whole)
   bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
-  bool guided = false;             // guided programs (conv_fwd_guided, guided_program) ...
-  GuidedTail tail;                 // ... and their tail (guided_tail)
+  GuidedTail tail;                 // guided programs' tail (conv_fwd_guided, guided_tail): none when off
+
+  // Guided programs (guided_program): exactly where they have a tail.
+  constexpr bool guided() const { return tail.programs[0] + tail.programs[1] > 0; }
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -329,8 +331,7 @@ constexpr ConvFwdGeometry conv_fwd_geometry(const ConvFwdShape& s, const ConvSwi
   g.stage_x = conv_fwd_stages_x(s, sw, g);
   g.stage_whole = conv_fwd_stages_whole(s, g);
   g.one_sequence = conv_fwd_one_sequence(s, sw, g);
-  g.guided = conv_fwd_guided(s, sw, g);
-  if (g.guided) {
+  if (conv_fwd_guided(s, sw, g)) {
     const int32_t form = guided_form(sw);
     g.tail = guided_tail(form);
     if (form == 2) g.grid_y += tail_programs(g.tail);
