@@ -1,6 +1,9 @@
 // Knob parsing: accepted spellings, warnings for everything else, no setenv.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "vt/knobs.hpp"
 
 namespace {
@@ -73,6 +76,19 @@ TEST(Knobs, EveryKnobIsDocumented) {
     EXPECT_GT(std::string(s.accepted).size(), 0u) << s.name;
     EXPECT_GT(std::string(s.meaning).size(), 0u) << s.name;
   }
+}
+
+// The switches providers list and read on their calls, and no other knob: the core's, a
+// plugin's start-up one and the tests' are not (the load's warning about an unlisted switch
+// rests on this).
+TEST(Knobs, ProviderSwitchesAreKnownApart) {
+  std::vector<std::string> switches;
+  for (const auto& s : vt::Knobs::specs())
+    if (vt::Knobs::steers_providers(s.name)) switches.emplace_back(s.name);
+  EXPECT_EQ(switches, (std::vector<std::string>{"VT_CONV_EXACT_CHUNKS", "VT_CONV_REG", "VT_CONV_CHANNEL_TILE",
+                                                "VT_CONV_STAGE_X", "VT_CONV_ONE_SEQUENCE", "VT_CONV_GUIDED",
+                                                "VT_GDN_POSTCONV_TOKEN_TILE", "VT_EARLY_LAUNCH", "VT_CPU_THREADS"}));
+  EXPECT_FALSE(vt::Knobs::steers_providers("VT_NO_SUCH_KNOB"));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -419,6 +420,36 @@ TEST(Accepted, AProviderSeesOnlyTheKnobsItDeclares) {
     const int32_t fast = set ? 1 + 10 : 1, ref = set ? 2 + 10 + 100 : 2;
     EXPECT_EQ(host, (std::vector<int32_t>{fast, fast, ref, ref, ref, ref, ref, ref}));
   }
+}
+
+// A provider switch that no loaded provider lists is warned about at load; one that some
+// provider lists, the core's knobs and a plugin's start-up knob are not, and nothing is where
+// a provider without a list (fault-knobprobe's "ref", ABI 1.1) may read any knob.
+TEST(Accepted, ASwitchNoLoadedProviderListsIsAWarning) {
+  const std::map<std::string, int64_t, std::less<>> set = {{"VT_CPU_THREADS", 1},
+                                                           {"VT_CONV_REG", 0},
+                                                           {"VT_CONV_GUIDED", 1},
+                                                           {"VT_VULKAN_DEVICE", 0},
+                                                           {"VT_DEEP_VALIDATE", 1}};
+  auto warnings_for = [&](const std::string& path) {
+    std::vector<std::string> warnings;
+    vt::set_log_callback([&](vt::LogLevel level, std::string_view m) {
+      if (level == vt::LogLevel::warn) warnings.emplace_back(m);
+    });
+    vt::Knobs k;
+    k.plugins = std::vector<std::string>{path};
+    k.ints = set;
+    vt::Runtime rt(k);
+    rt.load();
+    vt::set_log_callback({});
+    return warnings;
+  };
+  // The CPU plugin's providers list VT_CPU_THREADS (fast ones) or nothing (the reference).
+  const auto cpu = warnings_for(VT_TEST_CPU_PLUGIN);
+  ASSERT_EQ(cpu.size(), 2u);
+  EXPECT_EQ(cpu[0], "VT_CONV_GUIDED=1 is set, but no loaded provider lists it: it changes nothing");
+  EXPECT_EQ(cpu[1], "VT_CONV_REG=0 is set, but no loaded provider lists it: it changes nothing");
+  EXPECT_EQ(warnings_for(plugin("fault-knobprobe")), std::vector<std::string>{});
 }
 
 TEST(Accepted, DevicesPastTheRegistrysLimitAreLeftOutWithAWarning) {

@@ -17,6 +17,7 @@ struct Def {
   KnobSpec spec;
   Kind kind;
   std::vector<int64_t> allowed = {};
+  bool provider = false;  // a provider may list it (Knobs::steers_providers)
 };
 
 const std::vector<Def>& defs() {
@@ -32,32 +33,39 @@ const std::vector<Def>& defs() {
       {{"VT_CONV_EXACT_CHUNKS", "0|1",
         "1: follow a given chunk plan, 0: map whole sequences (unset: the backend's default)"},
        Kind::int_set,
-       {0, 1}},
+       {0, 1},
+       true},
       {{"VT_CONV_REG", "0|1", "1: register-window conv, 0: tiled conv (unset: the backend's default)"},
        Kind::int_set,
-       {0, 1}},
+       {0, 1},
+       true},
       {{"VT_CONV_CHANNEL_TILE", "0|1|2", "width-4 conv: 1 one channel per thread, 2 two per thread"},
        Kind::int_set,
-       {0, 1, 2}},
+       {0, 1, 2},
+       true},
       {{"VT_CONV_STAGE_X", "0|1",
         "two-channel conv: 1 x staged by bulk copies where the device can, 0 never (unset: by shape)"},
        Kind::int_set,
-       {0, 1}},
+       {0, 1},
+       true},
       {{"VT_CONV_ONE_SEQUENCE", "0|1",
         "0: a call of one sequence takes the general conv kernel (unset or 1: its own where it can)"},
        Kind::int_set,
-       {0, 1}},
+       {0, 1},
+       true},
       {{"VT_CONV_GUIDED", "0|1|2",
         "1: one long sequence through CUDA's staged conv ring in guided programs, short ones last; "
         "2: the same in a larger grid, no program longer than the mapping's (unset: the default, 2); 0: off"},
        Kind::int_set,
-       {0, 1, 2}},
-      {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}},
+       {0, 1, 2},
+       true},
+      {{"VT_GDN_POSTCONV_TOKEN_TILE", "0|1", "1: 16-token per-head post-conv schedule"}, Kind::int_set, {0, 1}, true},
       {{"VT_EARLY_LAUNCH", "0|1",
         "1: a kernel may start while the one before it drains, where the device can (default), 0: after it"},
        Kind::int_set,
-       {0, 1}},
-      {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive},
+       {0, 1},
+       true},
+      {{"VT_CPU_THREADS", "positive integer", "cap on the CPU providers' threads"}, Kind::int_positive, {}, true},
       {{"VT_VULKAN_DEVICE", "0..15", "the Vulkan plugin exposes only this one of its usable devices (GPUs first)"},
        Kind::int_set,
        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
@@ -195,6 +203,11 @@ const std::vector<KnobSpec>& Knobs::specs() {
 }
 
 bool Knobs::known(std::string_view name) { return find_def(name) != nullptr; }
+
+bool Knobs::steers_providers(std::string_view name) {
+  const Def* d = find_def(name);
+  return d && d->provider;
+}
 
 std::optional<int64_t> Knobs::int_value(std::string_view name) const {
   const auto it = ints.find(name);

@@ -4,6 +4,8 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "loader.hpp"
 #include "runtime_impl.hpp"
@@ -69,6 +71,22 @@ std::optional<Error> check_required(const Knobs& knobs, const std::vector<Plugin
   return Error(Status::plugin_required, "VT_REQUIRE:" + problems);
 }
 
+// A provider switch that is set but listed by no loaded provider changes nothing (say,
+// VT_CONV_GUIDED where no CUDA device is): said at load, as a value outside a knob's spellings
+// is. A provider without a list (a descriptor before ABI 1.2) may read any knob: then none is.
+void warn_unlisted_knobs(const Knobs& knobs, const std::deque<detail::LoadedPlugin>& plugins) {
+  std::set<std::string, std::less<>> listed;
+  for (const detail::LoadedPlugin& p : plugins)
+    for (const auto& [op, spec] : p.providers) {
+      if (!spec.knobs) return;
+      listed.insert(spec.knobs->begin(), spec.knobs->end());
+    }
+  for (const auto& [name, value] : knobs.ints)
+    if (Knobs::steers_providers(name) && listed.find(name) == listed.end())
+      log(LogLevel::warn,
+          name + "=" + std::to_string(value) + " is set, but no loaded provider lists it: it changes nothing");
+}
+
 }  // namespace
 
 Runtime::Runtime(Knobs knobs) : impl_(std::make_unique<Impl>(std::move(knobs))) {}
@@ -101,6 +119,7 @@ void Runtime::load() {
         d.props.pinned_host = p.host_alloc != nullptr;  // from the table, not a capability bit
       }
     }
+    warn_unlisted_knobs(impl_->knobs, impl_->plugins);
     impl_->load_error = check_required(impl_->knobs, impl_->reports);
     impl_->loaded = true;
   }

@@ -42,6 +42,10 @@ struct VT_API Knobs {
   static const std::vector<KnobSpec>& specs();
   // Whether the table names this knob.
   static bool known(std::string_view name);
+  // Whether it is a switch that providers list (vt_provider_desc::knobs) and read on their
+  // calls; the core's knobs and those a plugin reads once at its start (VT_VULKAN_DEVICE)
+  // are not.
+  static bool steers_providers(std::string_view name);
 
   std::optional<int64_t> int_value(std::string_view name) const;
 };
