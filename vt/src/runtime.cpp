@@ -4,13 +4,15 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "loader.hpp"
 #include "runtime_impl.hpp"
 #include "vt/error.hpp"
 #include "vt/log.hpp"
+#include "vt/op_id.hpp"
 
 namespace vt {
 
@@ -71,18 +73,20 @@ std::optional<Error> check_required(const Knobs& knobs, const std::vector<Plugin
   return Error(Status::plugin_required, "VT_REQUIRE:" + problems);
 }
 
-// A provider switch that is set but listed by no loaded provider changes nothing (say,
+// A provider switch that is set but read by no loaded provider changes nothing (say,
 // VT_CONV_GUIDED where no CUDA device is): said at load, as a value outside a knob's spellings
-// is. A provider without a list (a descriptor before ABI 1.2) may read any knob: then none is.
-void warn_unlisted_knobs(const Knobs& knobs, const std::deque<detail::LoadedPlugin>& plugins) {
-  std::set<std::string, std::less<>> listed;
-  for (const detail::LoadedPlugin& p : plugins)
-    for (const auto& [op, spec] : p.providers) {
-      if (!spec.knobs) return;
-      listed.insert(spec.knobs->begin(), spec.knobs->end());
-    }
+// is. Which provider reads a knob is the registry's rule (ProviderCounts::reads): one without
+// a list (a descriptor before ABI 1.2) reads them all.
+void warn_unread_switches(const Knobs& knobs, const Registry& registry, const std::vector<std::string>& backends) {
+  auto read = [&](std::string_view name) {
+    for (const std::string& backend : backends)
+      for (vt_op_id op : kAllOps)
+        for (const ProviderCounts& p : registry.providers(op, backend))
+          if (p.reads(name)) return true;
+    return false;
+  };
   for (const auto& [name, value] : knobs.ints)
-    if (Knobs::steers_providers(name) && listed.find(name) == listed.end())
+    if (Knobs::steers_providers(name) && !read(name))
       log(LogLevel::warn,
           name + "=" + std::to_string(value) + " is set, but no loaded provider lists it: it changes nothing");
 }
@@ -119,7 +123,7 @@ void Runtime::load() {
         d.props.pinned_host = p.host_alloc != nullptr;  // from the table, not a capability bit
       }
     }
-    warn_unlisted_knobs(impl_->knobs, impl_->plugins);
+    warn_unread_switches(impl_->knobs, impl_->registry, backends());
     impl_->load_error = check_required(impl_->knobs, impl_->reports);
     impl_->loaded = true;
   }
