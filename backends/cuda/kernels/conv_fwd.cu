@@ -21,8 +21,7 @@ struct ConvFwdParams {
   int32_t chunk_shift;  // log2(chunk), for the sequence_chunks mapping
   int silu;
   int vector_store;
-  int guided;            // guided programs (geo::guided_program), the staged ring only ...
-  geo::GuidedTail tail;  // ... with this tail
+  geo::GuidedTail tail;  // guided programs' tail (geo::guided_program), the staged ring only; none: not guided
 };
 
 // What one program works on: tokens [first, last) local to sequence n, which starts at row
@@ -60,7 +59,7 @@ __device__ __forceinline__ int64_t sequence_of_program_warp(int64_t k, const Con
 // program's setup is a chain of dependent loads, and short programs are mostly setup.
 // Without a plan the first token comes from qsl[n] as loaded here (the search alone would
 // have waited for it first). WarpSearch: every lane of the warp calls it, and the sequence is
-// found by sequence_of_program_warp. Guided: the kernel may take guided programs (p.guided),
+// found by sequence_of_program_warp. Guided: the kernel may take guided programs (p.tail),
 // a template flag so that the other kernels' code stays as it was.
 template <bool WarpSearch = false, bool Guided = false>
 __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, Segment* s) {
@@ -86,17 +85,18 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
   const int32_t slot = p.slots ? sv : -1;
   const bool initial = his && hv != 0;
-  if (!p.plan) s->first = geo::first_token_of_program(k, s->n, q0, p.T, geo::Pow2Chunk{p.chunk_shift});
   s->begin = geo::clamp_token(q0, p.T);
   const int64_t end = geo::clamp_token(q1, p.T);
   s->L = end > s->begin ? end - s->begin : 0;
-  s->last = s->first + p.chunk < s->L ? s->first + p.chunk : s->L;
-  // One sequence (p.guided is set for no other call); its length is checked again here, as
+  // One sequence (a tail is set for no other call); its length is checked again here, as
   // guided_program needs it, since qsl is read on the device.
-  if (Guided && p.guided && s->L >= geo::kGuidedMinTokens) {
+  if (Guided && geo::tail_programs(p.tail) > 0 && s->L >= geo::kGuidedMinTokens) {
     const geo::TokenRun r = geo::guided_program(k, s->L, p.programs, p.tail);
     s->first = r.first;
     s->last = r.last;
+  } else {
+    if (!p.plan) s->first = geo::first_token_of_program(k, s->n, q0, p.T, geo::Pow2Chunk{p.chunk_shift});
+    s->last = s->first + p.chunk < s->L ? s->first + p.chunk : s->L;
   }
   if (s->first < 0 || s->first >= s->last) return false;
   s->slot = slot;
@@ -864,7 +864,6 @@ vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& a, const vt::ops::geo
     return launch_error("causal_conv1d_fwd: the sequence chunk is not a power of two");
   p.silu = a.activation == VT_ACTIVATION_SILU;
   p.vector_store = g.vector_store;
-  p.guided = g.guided();
   p.tail = g.tail;
   switch (a.width) {
     case 2: launch_width<2>(p, g, grid, a.x.dtype, stream); break;
