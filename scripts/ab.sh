@@ -6,7 +6,7 @@
 #       Here, in the repository: writes the sources of git revision REV to .ab/base (git
 #       ignores it; name .ab in the device tool's carry), since the GPU machine gets the
 #       working tree but no history.
-#   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] [--bench-args "..."]
+#   scripts/ab.sh run [--backend cuda] [--arch 90] [--rounds 2] [--bench-args "..."] [--card NAME]
 #                     [--tree NAME=FILE:SED]... [--patch NAME=FILE]... CASE[:VARIANT]...
 #       Builds the plugin of .ab/base and of the working tree, plus the working tree's
 #       vt-bench, then times every CASE (a vt-bench --case filter, with an optional
@@ -24,6 +24,9 @@
 #       build's runs and are named in the results' first line.
 #       A working tree with base's sources (prepared at the checked-out revision, nothing
 #       changed outside docs/) is built for its vt-bench but not timed: its rows would be base's.
+#       --card stops the run before it builds anything (exit 3) unless GPU 0's name, as
+#       nvidia-smi gives it, contains NAME (e.g. H200): a device call that may get another card
+#       then costs seconds, not a build. The results' first line names the card either way.
 # Results: $OUT/ab.txt (or ./ab-out/ab.txt); a second run in one call writes ab-2.txt, and so on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +50,7 @@ backend=cuda
 arch=90
 rounds=2
 bench_args=""
+card=""
 trees=()  # sed:NAME=FILE:SED or patch:NAME=FILE
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
     --arch) arch=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --bench-args) bench_args=$2; shift 2 ;;
+    --card) card=$2; shift 2 ;;
     --tree) trees+=("sed:$2"); shift 2 ;;
     --patch) trees+=("patch:$2"); shift 2 ;;
     -*) echo "ab.sh: unknown option $1" >&2; exit 2 ;;
@@ -62,6 +67,15 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || usage
 [ -d .ab/base ] || { echo "ab.sh: no .ab/base; run 'scripts/ab.sh prepare REV' first (and carry .ab)" >&2; exit 2; }
+
+gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null || true)
+if [ -n "$card" ]; then
+  [ -n "$gpu_name" ] || { echo "ab.sh: --card $card: nvidia-smi names no GPU 0 here" >&2; exit 3; }
+  case "${gpu_name,,}" in
+    *"${card,,}"*) ;;
+    *) echo "ab.sh: GPU 0 is $gpu_name, not $card: stopped before building" >&2; exit 3 ;;
+  esac
+fi
 
 out=${OUT:-$PWD/ab-out}
 mkdir -p "$out"
@@ -163,7 +177,7 @@ width=0
 for l in "${labels[@]}"; do [ "${#l}" -gt "$width" ] && width=${#l}; done
 header="builds: ${labels[*]} (base: .ab/base; working: this tree"
 [ ${#trees[@]} -gt 0 ] && header+="; trees: ${trees[*]}"
-header+="); device $backend:0; vt-bench extra arguments: ${bench_args:-none}"
+header+="); device $backend:0 (${gpu_name:-card unknown}); vt-bench extra arguments: ${bench_args:-none}"
 # Knobs from the environment reach every build's run (a knob the base does not read leaves it
 # at its default): named here, so that a results file says what its rows ran with.
 knobs=$(env | grep -E '^VT_[A-Z0-9_]+=' | grep -v '^VT_PLUGINS=' | sort | tr '\n' ' ' || true)
