@@ -66,8 +66,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ $# -ge 1 ] || usage
-[ -d .ab/base ] || { echo "ab.sh: no .ab/base; run 'scripts/ab.sh prepare REV' first (and carry .ab)" >&2; exit 2; }
-
 gpu_name=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null || true)
 if [ -n "$card" ]; then
   [ -n "$gpu_name" ] || { echo "ab.sh: --card $card: nvidia-smi names no GPU 0 here" >&2; exit 3; }
@@ -76,6 +74,7 @@ if [ -n "$card" ]; then
     *) echo "ab.sh: GPU 0 is $gpu_name, not $card: stopped before building" >&2; exit 3 ;;
   esac
 fi
+[ -d .ab/base ] || { echo "ab.sh: no .ab/base; run 'scripts/ab.sh prepare REV' first (and carry .ab)" >&2; exit 2; }
 
 out=${OUT:-$PWD/ab-out}
 mkdir -p "$out"
