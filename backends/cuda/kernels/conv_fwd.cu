@@ -90,7 +90,7 @@ __device__ __forceinline__ bool find_segment(const ConvFwdParams& p, int64_t k, 
   s->L = end > s->begin ? end - s->begin : 0;
   // One sequence (a tail is set for no other call); its length is checked again here, as
   // guided_program needs it, since qsl is read on the device.
-  if (Guided && geo::tail_programs(p.tail) > 0 && s->L >= geo::kGuidedMinTokens) {
+  if (Guided && geo::is_guided(p.tail) && s->L >= geo::kGuidedMinTokens) {
     const geo::TokenRun r = geo::guided_program(k, s->L, p.programs, p.tail);
     s->first = r.first;
     s->last = r.last;

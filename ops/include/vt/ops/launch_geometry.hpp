@@ -120,6 +120,15 @@ struct GuidedTail {
   int32_t tokens[2] = {0, 0};  // multiples of kStageXTokens, longer first
 };
 
+// These are constexpr, not VT_GEOMETRY_FN: a static_assert needs them, and the device
+// compilers' relaxed constexpr lets kernels call them (guided_program, the conv kernel).
+constexpr int64_t tail_programs(const GuidedTail& t) { return int64_t{t.programs[0]} + t.programs[1]; }
+constexpr int64_t tail_tokens(const GuidedTail& t) {
+  return int64_t{t.programs[0]} * t.tokens[0] + int64_t{t.programs[1]} * t.tokens[1];
+}
+// Guided programs (guided_program) run exactly where the tail has programs.
+constexpr bool is_guided(const GuidedTail& t) { return tail_programs(t) > 0; }
+
 struct ConvFwdGeometry {
   ConvFwdVariant variant = ConvFwdVariant::reg_window;
   ConvMapping mapping = ConvMapping::sequence_chunks;
@@ -134,8 +143,7 @@ struct ConvFwdGeometry {
   bool one_sequence = false;       // the one-sequence kernel (conv_fwd_one_sequence)
   GuidedTail tail;                 // guided programs' tail (conv_fwd_guided, guided_tail): none when off
 
-  // Guided programs (guided_program): exactly where they have a tail.
-  constexpr bool guided() const { return tail.programs[0] + tail.programs[1] > 0; }
+  constexpr bool guided() const { return is_guided(tail); }
 };
 
 // Tokens per program without a plan: long runs amortise the W-token halo each program
@@ -237,12 +245,6 @@ constexpr bool conv_fwd_stages_whole(const ConvFwdShape& s, const ConvFwdGeometr
 // swept there (forty-second), tails longer than this one lost 1 to 6.5%, shorter ones came
 // within 2% of it either way, and no tail at all lost up to 3.4%: it stays. The shortest of
 // them (16 x 32 + 16 x 16) lost up to 2.7% on an H100 (forty-third).
-// tail_programs and tail_tokens are constexpr, not VT_GEOMETRY_FN: the static_assert needs
-// them, and the device compilers' relaxed constexpr lets kernels call them (guided_program).
-constexpr int64_t tail_programs(const GuidedTail& t) { return int64_t{t.programs[0]} + t.programs[1]; }
-constexpr int64_t tail_tokens(const GuidedTail& t) {
-  return int64_t{t.programs[0]} * t.tokens[0] + int64_t{t.programs[1]} * t.tokens[1];
-}
 constexpr GuidedTail guided_tail(int32_t form) {
   GuidedTail t;
   t.programs[0] = form == 1 ? 24 : 48;  // form 1: about a wave's programs a column at C = 8192 (132 SMs x 6 / 32)
