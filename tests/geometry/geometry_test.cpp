@@ -322,7 +322,11 @@ TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
   ASSERT_EQ(g.variant, geo::ConvFwdVariant::channel_tile2);
   EXPECT_EQ(g.chunk, 4);
   EXPECT_TRUE(g.one_sequence);
-  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 / 4 + 1));  // the launch is the general kernel's
+  EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 / 4 + 1));            // the general kernel's programs, ...
+  const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);  // ... four a block, a quarter of the channels
+  EXPECT_EQ(l.x, 4 * 32);
+  EXPECT_EQ(l.y, (128 / 4 + 1 + 3) / 4);
+  EXPECT_EQ(l.z, 1);
   s.tokens = 256;
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).chunk, 8);
   EXPECT_TRUE(geo::conv_fwd_geometry(s, sw).one_sequence);
@@ -371,6 +375,40 @@ TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
   EXPECT_EQ(geo::conv_fwd_geometry(s, off).chunk, 4);  // the same programs, by the general kernel
   off.one_sequence = 1;                                // the default
   EXPECT_TRUE(geo::conv_fwd_geometry(s, off).one_sequence);
+}
+
+// The one-sequence kernel's grid (conv_fwd_one_sequence_grid) and its threads' mapping
+// (one_sequence_pair, one_sequence_program, as the kernel calls them): every channel pair of
+// every program exactly once, and each thread past them either past C or on a program that
+// starts past the sequence's end (the kernel tests both before any load).
+TEST(ConvFwdGeometry, OneSequenceGridHoldsEveryPairOfEveryProgramOnce) {
+  int shapes = 0;
+  for (const int64_t T : {1, 2, 3, 4, 5, 7, 8, 9, 64, 100, 127, 128, 129, 255, 256, 300})
+    for (const int64_t C : {2, 64, 66, 200, 256, 1032, 8192}) {
+      const auto g = geo::conv_fwd_geometry(all_kernels_shape(T, C, 1), {});
+      if (!g.one_sequence) continue;
+      ++shapes;
+      const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
+      ASSERT_EQ(l.z, 1);
+      const int64_t pairs = C / 2;
+      std::vector<int> seen(static_cast<size_t>(pairs * g.grid_y), 0);
+      for (int64_t bx = 0; bx < l.x; ++bx)
+        for (int64_t by = 0; by < l.y; ++by)
+          for (uint32_t t = 0; t < uint32_t{geo::kBlockThreads}; ++t) {
+            const int64_t pair = geo::one_sequence_pair(static_cast<uint32_t>(bx), t);
+            const int64_t program = geo::one_sequence_program(static_cast<uint32_t>(by), t);
+            if (pair >= pairs) continue;
+            if (program >= g.grid_y) {
+              EXPECT_GE(program * g.chunk, T) << "T=" << T << " C=" << C << ": a program past the grid has tokens";
+              continue;
+            }
+            ++seen[static_cast<size_t>(program * pairs + pair)];
+          }
+      EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }))
+          << "T=" << T << " C=" << C << ": a (program, channel pair) run other than once";
+      EXPECT_LT((l.y - 1) * geo::kOneSequenceTokenGroups, g.grid_y) << "no block row wholly idle";
+    }
+  EXPECT_GT(shapes, 20) << "the shapes above mostly take the one-sequence kernel";
 }
 
 // Each switch is read from its own knob; an unset one keeps the default (-1).

@@ -547,8 +547,9 @@ __global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_k
   static_assert(Pk::kBytes == 4,
                 "a thread's weights are one 16-byte word, its bias and each row's pair one 32-bit word");
   constexpr uint32_t eb = sizeof(typename ElemTraits<X>::raw);
-  const uint32_t c0 = (blockIdx.x * geo::kBlockThreads + threadIdx.x) * 2;  // C is even here
-  const uint32_t T = static_cast<uint32_t>(p.T), first = blockIdx.y * Chunk;
+  // The grid is geo::conv_fwd_one_sequence_grid's (32-bit here: one_sequence_fits).
+  const uint32_t c0 = geo::one_sequence_pair(blockIdx.x, threadIdx.x) * 2;  // C is even here
+  const uint32_t T = static_cast<uint32_t>(p.T), first = geo::one_sequence_program(blockIdx.y, threadIdx.x) * Chunk;
   if (c0 >= p.C || first >= T) return;
 
   // No load waits behind a test of the slot: a padding program computes as any other and
@@ -739,15 +740,16 @@ bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWar
 
 // What the one-sequence kernel needs beyond the geometry's conditions: dense weights, f32
 // state in [S, C, W] rows on 8-byte bounds or no state, 32-bit channel offsets (a thread's
-// weights at 8 bytes a channel) and row strides, the programs along y alone, and programs of
-// 4 or 8 tokens.
-bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, bool dense) {
+// weights at 8 bytes a channel) and row strides, its grid (geo::conv_fwd_one_sequence_grid)
+// with the programs along y alone, and programs of 4 or 8 tokens.
+bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const geo::LaunchGrid& l, bool dense) {
   constexpr int64_t W = 3;
   const bool state = !p.slots || (f32_state_rows(p.state, W) && reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 &&
                                   p.state.s0 % 8 == 0);
   auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
-  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && grid.z == 1 && p.T < INT32_MAX &&
-         p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
+  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && l.x <= INT32_MAX &&
+         l.y <= geo::kGridYZMax && l.z == 1 && p.T < INT32_MAX && p.C < (int64_t{1} << 29) && u32(p.x.s0) &&
+         u32(p.out.s0);
 }
 
 template <int K, Elem X>
@@ -757,9 +759,11 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
-      if (one_sequence_fits(p, g, grid, dense)) {
-        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, grid, block, 0, s, p);
-        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, grid, block, 0, s, p);
+      const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
+      if (one_sequence_fits(p, g, l, dense)) {
+        const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y));
+        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, block, 0, s, p);
+        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, block, 0, s, p);
         return;
       }
       const bool warp = conv_fwd_warp_search(p);

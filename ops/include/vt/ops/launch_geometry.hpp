@@ -363,6 +363,34 @@ constexpr LaunchGrid conv_fwd_launch_grid(const ConvFwdGeometry& g) {
   return l;
 }
 
+// The one-sequence kernel's grid and block (conv_fwd_one_sequence): a block is
+// kOneSequenceTokenGroups programs, consecutive runs of the chunk, over the same
+// kBlockThreads / kOneSequenceTokenGroups channel pairs, a warp each; the general kernel's
+// block is one program over kBlockThreads pairs. The warps of a block then share their
+// weights, and each run's halo is the run before it, in L1. Program k is group k % G of block
+// row k / G, and the grid holds up to G - 1 programs past grid_y, which find no tokens. Four
+// groups against one (docs/benchmarks.md, forty-fourth session): on the H200 1.018 to 1.023
+// at T = 128 and 1.036 to 1.038 at T = 256 (two groups: 1.013 to 1.018, 1.029 to 1.031); on
+// an H100 1.015 to 1.017 and 1.060.
+inline constexpr int32_t kOneSequenceTokenGroups = 4;
+inline constexpr int32_t kOneSequenceGroupThreads = kBlockThreads / kOneSequenceTokenGroups;
+static_assert(kOneSequenceGroupThreads % 32 == 0, "whole warps a group");
+constexpr LaunchGrid conv_fwd_one_sequence_grid(const ConvFwdGeometry& g) {
+  LaunchGrid l;
+  l.x = g.grid_x * kOneSequenceTokenGroups;
+  l.y = (g.grid_y + kOneSequenceTokenGroups - 1) / kOneSequenceTokenGroups;
+  l.z = l.x > 0 && l.y > 0 ? 1 : 0;
+  return l;
+}
+// Thread `thread` of block (bx, by): its channel pair and its program, in the kernel's 32-bit
+// arithmetic (the launcher checks that the grid's blocks and threads fit it).
+VT_GEOMETRY_FN uint32_t one_sequence_pair(uint32_t bx, uint32_t thread) {
+  return bx * uint32_t{kOneSequenceGroupThreads} + thread % uint32_t{kOneSequenceGroupThreads};
+}
+VT_GEOMETRY_FN uint32_t one_sequence_program(uint32_t by, uint32_t thread) {
+  return by * uint32_t{kOneSequenceTokenGroups} + thread / uint32_t{kOneSequenceGroupThreads};
+}
+
 VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
 
 // A chunk length that is a power of two, for sequence_chunk_of: its divisions become shifts
