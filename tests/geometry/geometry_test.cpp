@@ -324,8 +324,8 @@ TEST(ConvFwdGeometry, OneSequenceKernelForShortPromptsOnly) {
   EXPECT_TRUE(g.one_sequence);
   EXPECT_EQ(g.grid_x * g.grid_y, 32 * (128 / 4 + 1));            // the general kernel's programs, ...
   const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);  // ... four a block, a quarter of the channels
-  EXPECT_EQ(l.x, 4 * 32);
-  EXPECT_EQ(l.y, (128 / 4 + 1 + 3) / 4);
+  EXPECT_EQ(l.x, 32 * geo::kBlockThreads / geo::kOneSequenceGroupThreads);
+  EXPECT_EQ(l.y, (128 / 4 + 1 + geo::kOneSequenceTokenGroups - 1) / geo::kOneSequenceTokenGroups);
   EXPECT_EQ(l.z, 1);
   s.tokens = 256;
   EXPECT_EQ(geo::conv_fwd_geometry(s, sw).chunk, 8);
@@ -394,7 +394,7 @@ TEST(ConvFwdGeometry, OneSequenceGridHoldsEveryPairOfEveryProgramOnce) {
       std::vector<int> seen(static_cast<size_t>(pairs * g.grid_y), 0);
       for (int64_t bx = 0; bx < l.x; ++bx)
         for (int64_t by = 0; by < l.y; ++by)
-          for (uint32_t t = 0; t < uint32_t{geo::kBlockThreads}; ++t) {
+          for (uint32_t t = 0; t < uint32_t{geo::kOneSequenceBlockThreads}; ++t) {
             const int64_t pair = geo::one_sequence_pair(static_cast<uint32_t>(bx), t);
             const int64_t program = geo::one_sequence_program(static_cast<uint32_t>(by), t);
             if (pair >= pairs) continue;

@@ -540,7 +540,8 @@ __global__ void __launch_bounds__(geo::kBlockThreads, Vec <= 2 ? (StageX ? 6 : 8
 // out, and its setup, in 64-bit arithmetic, was most of its instructions at T = 128
 // (docs/benchmarks.md, fourteenth session).
 template <Elem X, int Chunk>
-__global__ void __launch_bounds__(geo::kBlockThreads, 8) conv_fwd_one_sequence_kernel(const ConvFwdParams p) {
+__global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlockThreads / geo::kOneSequenceBlockThreads)
+    conv_fwd_one_sequence_kernel(const ConvFwdParams p) {
   after_prior_grids();
   constexpr int K = 4, W = K - 1, R = Chunk + W;  // R: the rows a program reads
   using Pk = Packet<X, 2>;
@@ -761,9 +762,10 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
       const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
       if (one_sequence_fits(p, g, l, dense)) {
-        const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y));
-        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, block, 0, s, p);
-        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, block, 0, s, p);
+        const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y)),
+            threads(geo::kOneSequenceBlockThreads);
+        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, threads, 0, s, p);
+        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, threads, 0, s, p);
         return;
       }
       const bool warp = conv_fwd_warp_search(p);

@@ -363,21 +363,23 @@ constexpr LaunchGrid conv_fwd_launch_grid(const ConvFwdGeometry& g) {
   return l;
 }
 
-// The one-sequence kernel's grid and block (conv_fwd_one_sequence): a block is
-// kOneSequenceTokenGroups programs, consecutive runs of the chunk, over the same
-// kBlockThreads / kOneSequenceTokenGroups channel pairs, a warp each; the general kernel's
-// block is one program over kBlockThreads pairs. The warps of a block then share their
-// weights, and each run's halo is the run before it, in L1. Program k is group k % G of block
-// row k / G, and the grid holds up to G - 1 programs past grid_y, which find no tokens. Four
-// groups against one (docs/benchmarks.md, forty-fourth session): on the H200 1.018 to 1.023
-// at T = 128 and 1.036 to 1.038 at T = 256 (two groups: 1.013 to 1.018, 1.029 to 1.031); on
-// an H100 1.015 to 1.017 and 1.060.
+// The one-sequence kernel's grid and block (conv_fwd_one_sequence): a block of
+// kOneSequenceBlockThreads threads is kOneSequenceTokenGroups programs, consecutive runs of the
+// chunk, over the same kOneSequenceGroupThreads channel pairs, a warp each; the general
+// kernel's block is one program over kBlockThreads pairs. The warps of a block then share
+// their weights, and each run's halo is the run before it, in L1. Program k is group k % G of
+// block row k / G, and the grid holds up to G - 1 programs past grid_y, which find no tokens.
+// Four groups against one (docs/benchmarks.md, forty-fourth session): on the H200 1.018 to
+// 1.023 at T = 128 and 1.036 to 1.038 at T = 256 (two groups: 1.013 to 1.018, 1.029 to
+// 1.031); on an H100 1.015 to 1.017 and 1.060.
+inline constexpr int32_t kOneSequenceBlockThreads = kBlockThreads;
 inline constexpr int32_t kOneSequenceTokenGroups = 4;
-inline constexpr int32_t kOneSequenceGroupThreads = kBlockThreads / kOneSequenceTokenGroups;
-static_assert(kOneSequenceGroupThreads % 32 == 0, "whole warps a group");
+inline constexpr int32_t kOneSequenceGroupThreads = kOneSequenceBlockThreads / kOneSequenceTokenGroups;
+static_assert(kOneSequenceGroupThreads % 32 == 0 && kBlockThreads % kOneSequenceGroupThreads == 0,
+              "whole warps a group, and whole groups in a channel block of the general kernel");
 constexpr LaunchGrid conv_fwd_one_sequence_grid(const ConvFwdGeometry& g) {
   LaunchGrid l;
-  l.x = g.grid_x * kOneSequenceTokenGroups;
+  l.x = g.grid_x * (kBlockThreads / kOneSequenceGroupThreads);
   l.y = (g.grid_y + kOneSequenceTokenGroups - 1) / kOneSequenceTokenGroups;
   l.z = l.x > 0 && l.y > 0 ? 1 : 0;
   return l;
