@@ -121,7 +121,9 @@ ArmResults run_arm(const Arm& arm, const std::vector<Arm>& all, const std::vecto
 
 // The arms' knobs are the knob table's provider switches, both ways: a switch the table gains
 // and no arm sets would go untested on a backend that is not loaded here (the GPUs in CI), and
-// an arm whose knob no provider may list would never run.
+// an arm whose knob no provider may list would never run. As in CoverEveryDeclaredKnob below,
+// a switch must be some arm's own knob: one set only beside another runs only where both are
+// read.
 TEST(ParityArmSwitches, AreTheProviderSwitches) {
   for (const Switch& s : kVariantSwitches) {
     EXPECT_TRUE(Knobs::steers_providers(s.knob))
