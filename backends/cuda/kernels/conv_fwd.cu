@@ -741,16 +741,16 @@ bool conv_fwd_warp_search(const ConvFwdParams& p) { return !p.plan && p.N > kWar
 
 // What the one-sequence kernel needs beyond the geometry's conditions: dense weights, f32
 // state in [S, C, W] rows on 8-byte bounds or no state, 32-bit channel offsets (a thread's
-// weights at 8 bytes a channel) and row strides, its grid (geo::conv_fwd_one_sequence_grid)
-// with the programs along y alone, and programs of 4 or 8 tokens.
+// weights at 8 bytes a channel; C < 2^29 also keeps its grid's x and channel pairs in 32 bits)
+// and row strides, its grid's rows (geo::conv_fwd_one_sequence_grid) along y alone, and
+// programs of 4 or 8 tokens.
 bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const geo::LaunchGrid& l, bool dense) {
   constexpr int64_t W = 3;
   const bool state = !p.slots || (f32_state_rows(p.state, W) && reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 &&
                                   p.state.s0 % 8 == 0);
   auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
-  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && l.x <= INT32_MAX &&
-         l.y <= geo::kGridYZMax && l.z == 1 && p.T < INT32_MAX && p.C < (int64_t{1} << 29) && u32(p.x.s0) &&
-         u32(p.out.s0);
+  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && l.y <= geo::kGridYZMax &&
+         p.T < INT32_MAX && p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
 }
 
 template <int K, Elem X>
