@@ -573,7 +573,13 @@ TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLar
   EXPECT_EQ(g.variant, geo::ConvUpdateVariant::per_width);
   EXPECT_EQ(g.vec, geo::kUpdateVec);
   EXPECT_EQ(g.grid_x, 8192 / geo::kUpdateVec / geo::kBlockThreads);
-  EXPECT_EQ(g.grid_y, 256);
+  // kUpdateWordsSequences sequences a block, kBlockThreads threads each; an odd batch's last
+  // block holds one sequence and threads past it.
+  EXPECT_EQ(g.sequences, geo::kUpdateWordsSequences);
+  EXPECT_EQ(g.block, geo::kBlockThreads * geo::kUpdateWordsSequences);
+  EXPECT_EQ(g.grid_y, 256 / geo::kUpdateWordsSequences);
+  EXPECT_EQ(geo::conv_update_geometry({33, 8192, true}, sw).grid_y,
+            (33 + geo::kUpdateWordsSequences - 1) / geo::kUpdateWordsSequences);
   // The threshold: B = 32 at C = 8192 has 2^16 groups of four channels, B = 31 fewer.
   EXPECT_EQ(geo::conv_update_geometry({32, 8192, true}, sw).vec, geo::kUpdateVec);
   EXPECT_EQ(geo::conv_update_geometry({31, 8192, true}, sw).vec, 1);
@@ -584,6 +590,9 @@ TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLar
   g = geo::conv_update_geometry({300, 1002, true}, sw);
   EXPECT_EQ(g.vec, 1);
   EXPECT_EQ(g.grid_x, 8);
+  EXPECT_EQ(g.sequences, 1);  // one sequence a block, a thread a channel
+  EXPECT_EQ(g.block, geo::kBlockThreads);
+  EXPECT_EQ(g.grid_y, 300);
   EXPECT_EQ(geo::conv_update_geometry({300, 1000, false}, sw).vec, 1);
   // VT_CONV_REG=0: the generic kernel, one channel a thread, whatever the layout.
   sw.reg = 0;
@@ -591,6 +600,28 @@ TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLar
   EXPECT_EQ(g.variant, geo::ConvUpdateVariant::generic);
   EXPECT_EQ(g.vec, 1);
   EXPECT_EQ(g.grid_x, 8);
+}
+
+// The four-channel kernel's threads, through the functions it calls, take every (sequence,
+// group of four channels) of the call once, in whole warps of one sequence, and the rest of
+// the grid's threads lie past the call.
+TEST(ConvUpdateGeometry, FourChannelGridHoldsEverySequencesGroupsOnce) {
+  for (const geo::ConvUpdateShape s : {geo::ConvUpdateShape{32, 8192, true}, geo::ConvUpdateShape{33, 8192, true},
+                                       geo::ConvUpdateShape{301, 1000, true}}) {
+    const auto g = geo::conv_update_geometry(s);
+    ASSERT_EQ(g.vec, geo::kUpdateVec);
+    const int64_t groups = s.channels / geo::kUpdateVec;
+    std::vector<int> seen(static_cast<size_t>(s.batch * groups), 0);
+    for (uint32_t by = 0; by < g.grid_y; ++by)
+      for (uint32_t bx = 0; bx < g.grid_x; ++bx)
+        for (uint32_t t = 0; t < static_cast<uint32_t>(g.block); ++t) {
+          const int64_t group = geo::update_words_group(bx, t), seq = geo::update_words_sequence(by, t);
+          ASSERT_EQ(seq, geo::update_words_sequence(by, t - t % 32)) << "a warp spans two sequences";
+          if (group >= groups || seq >= s.batch) continue;
+          ++seen[static_cast<size_t>(seq * groups + group)];
+        }
+    for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], 1) << "B = " << s.batch << ", item " << i;
+  }
 }
 
 TEST(PostConvGeometry, PerTokenOrSixteenTokenTiles) {

@@ -367,6 +367,14 @@ void conv_update_cases(Catalog& c) {
     p.specials = true;
     p.tokens = 3;
   });
+  // An odd batch: the four-channel kernel's block holds kUpdateWordsSequences sequences, so
+  // its last block's second lies past the call; padding sequences around it.
+  c.add<ConvUpdateParams>("upd_words_odd_batch", [=](ConvUpdateParams& p) {
+    words(p);
+    p.batch = 257;
+    p.padding = 5;
+    p.x = p.out = p.weight = DType::bf16;
+  });
   c.add<ConvUpdateParams>("upd_words_no_silu_no_bias_f16", [=](ConvUpdateParams& p) {
     words(p);
     p.x = p.out = DType::f16;
@@ -525,7 +533,7 @@ CaseSelection representative_cases() {
       // causal_conv1d_update
       "upd_k3", "upd_k8", "upd_xbf16_wbf16_outbf16_statebf16", "upd_blc", "upd_in_place_bc", "upd_in_place_blc_bf16",
       "upd_no_indices", "upd_padding", "upd_all_padding", "upd_state_swc", "upd_row_view", "upd_no_host_indices",
-      "upd_nan_inf", "upd_words_k4", "upd_words_in_place", "upd_words_nan_inf",
+      "upd_nan_inf", "upd_words_k4", "upd_words_in_place", "upd_words_nan_inf", "upd_words_odd_batch",
       // gdn_post_conv
       "post_inf32_gatef32_outf32", "post_inf16_gatef16_outf16", "post_inbf16_gatebf16_outbf16", "post_no_l2norm",
       "post_special_rows_*", "post_softplus_threshold", "post_row_views", "post_hv_3hk_dk8_dv256",

@@ -72,15 +72,18 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // by their owners, each of a warp's W loads touched 32 sectors for 16 bytes of each. On the
 // H200 (tenth session) this kernel was 1.12 times as fast as the one before it at B = 256
 // and 1.26 at B = 64; taking two or four sequences a thread was slower than one.
+// A block is kUpdateWordsSequences sequences over the same channels (launch_geometry.hpp).
+constexpr int kUpdateWordsBlock = vt::ops::geometry::kBlockThreads * vt::ops::geometry::kUpdateWordsSequences;
+static_assert(vt::ops::geometry::kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 template <int K, Elem X, bool WF32>
-__global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_words_kernel(const ConvUpdateParams p) {
+__global__ void __launch_bounds__(kUpdateWordsBlock) conv_update_words_kernel(const ConvUpdateParams p) {
   after_prior_grids();
   constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
   using Pk = Packet<X, V>;
   constexpr Elem WE = WF32 ? Elem::f32 : X;
-  const int64_t c0 = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
-  const int64_t b = blockIdx.y;
-  if (c0 >= p.C) return;  // such a lane's warp is never staged (below)
+  const int64_t c0 = vt::ops::geometry::update_words_group(blockIdx.x, threadIdx.x) * V;
+  const int64_t b = vt::ops::geometry::update_words_sequence(blockIdx.y, threadIdx.x);
+  if (c0 >= p.C || b >= p.B) return;  // such a lane's warp is never staged (below)
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int64_t warp_c0 = c0 - lane * V;
   const bool staged = kUpdateStageState && warp_c0 + 32 * V <= p.C;  // the same for the whole warp
@@ -109,7 +112,7 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
   uint4 raw[W];
 #pragma unroll
   for (int u = 0; u < W; ++u) raw[u] = st[staged ? u * 32 + lane : u];
-  __shared__ uint4 stage[kUpdateStageState ? vt::ops::geometry::kBlockThreads * W : 1];
+  __shared__ uint4 stage[kUpdateStageState ? kUpdateWordsBlock * W : 1];
   uint4* const warp_stage = stage + (threadIdx.x - lane) * W;
   if (staged) {
 #pragma unroll
@@ -243,7 +246,8 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   const bool words = a.batch > 0 && a.channels > 0 && channels_in_words(a);
   const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words}, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
-  if (g.grid_y > 0xffff) return launch_error("causal_conv1d_update: more than 65535 sequences in one call");
+  if (g.grid_y > 0xffff)
+    return launch_error("causal_conv1d_update: too many sequences in one call (more than 65535 blocks of them)");
   ConvUpdateParams p{};
   p.x = view_of(a.x);
   p.w = view_of(a.weight);

@@ -447,6 +447,13 @@ VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, i
 enum class ConvUpdateVariant { per_width, generic };
 inline constexpr int32_t kUpdateVec = 4;
 inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at C = 8192
+// The four-channel kernel's block is kUpdateWordsSequences sequences over the same
+// kBlockThreads * kUpdateVec channels, kBlockThreads threads each, so that a block's
+// sequences read the same weights and bias. H100, forty-fifth session, against one sequence a
+// block as before: 1.086 at B = 64, 1.019 at B = 256, 1.010 at B = 512. Most of it is the
+// kernel's new code, not the sharing: one sequence a block in this form gave 1.076, 1.019 and
+// 1.010; eight sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
+inline constexpr int32_t kUpdateWordsSequences = 2;
 
 struct ConvUpdateShape {
   int64_t batch = 0, channels = 0;
@@ -458,9 +465,10 @@ struct ConvUpdateShape {
 
 struct ConvUpdateGeometry {
   ConvUpdateVariant variant = ConvUpdateVariant::per_width;
-  int32_t vec = 1;  // channels a thread
+  int32_t vec = 1;        // channels a thread
+  int32_t sequences = 1;  // a block's sequences, kBlockThreads threads each
   int32_t block = kBlockThreads;
-  int64_t grid_x = 0, grid_y = 0;  // channel blocks, sequences
+  int64_t grid_x = 0, grid_y = 0;  // channel blocks, sequence blocks
 };
 
 constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, const ConvSwitches& sw = {}) {
@@ -469,11 +477,21 @@ constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, cons
   const bool many = s.batch * (s.channels / kUpdateVec) >= kUpdateWordsMinGroups;
   if (g.variant == ConvUpdateVariant::per_width && s.channels_in_words && s.channels % kUpdateVec == 0 && many)
     g.vec = kUpdateVec;
+  if (g.vec == kUpdateVec) g.sequences = kUpdateWordsSequences;
+  g.block = kBlockThreads * g.sequences;
   const int64_t groups = (s.channels + g.vec - 1) / g.vec;
-  g.grid_x = (groups + g.block - 1) / g.block;
-  g.grid_y = s.batch;
+  g.grid_x = (groups + kBlockThreads - 1) / kBlockThreads;
+  g.grid_y = (s.batch + g.sequences - 1) / g.sequences;
   if (s.batch == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;
   return g;
+}
+// Thread `thread` of the four-channel kernel's block (bx, by): its group of kUpdateVec
+// channels and its sequence (either may lie past the call's last; that thread exits).
+VT_GEOMETRY_FN int64_t update_words_group(uint32_t bx, uint32_t thread) {
+  return int64_t{bx} * kBlockThreads + thread % uint32_t{kBlockThreads};
+}
+VT_GEOMETRY_FN int64_t update_words_sequence(uint32_t by, uint32_t thread) {
+  return int64_t{by} * kUpdateWordsSequences + thread / uint32_t{kBlockThreads};
 }
 
 // Post-conv and l2norm: one 32-lane group per row, so the canonical reduction is the lane
