@@ -90,9 +90,12 @@ __global__ void __launch_bounds__(kUpdateWordsBlock) conv_update_words_kernel(co
 
   // What needs no slot: the four channels' weights, 4 K elements in a row, as K packets of
   // four, the bias as one, and the first token. Plain loads for x, not the read-only path:
-  // out may be x (each token is read before it is written). Written before the slot's test,
-  // but in SASS (sm_80, sm_90, every width and type) ptxas issues them after it, with the
-  // state's loads: a padding sequence loads only its slot, and no round trip is added.
+  // out may be x (each token is read before it is written). Written before the slot's test;
+  // in SASS (sm_80, sm_90, every width and type, forty-fifth session's cuobjdump) ptxas
+  // issues the bias and the first token with the slot's load, ahead of that test, and the
+  // weights after it, with the state's. Before the block held two sequences it issued all of
+  // them after the test, the first token's round trip after the slot's (docs/benchmarks.md).
+  // A padding sequence reads its bias and first token, in bounds, and writes nothing.
   using Wk = Packet<WE, V>;
   Wk wpk[K], bpk;
   const char* wrow = p.w.base + c0 * (K * int64_t{sizeof(typename Wk::raw)});
