@@ -451,9 +451,9 @@ inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at
 // kBlockThreads * kUpdateVec channels, kBlockThreads threads each, so that a block's
 // sequences read the same weights and bias. H100, forty-fifth session, against one sequence a
 // block as before: 1.086 at B = 64, 1.019 at B = 256, 1.010 at B = 512. Most of it is the
-// kernel's new code, not the sharing (ptxas now loads the first token beside the slot,
-// conv_update.cu): one sequence a block in this form gave 1.076, 1.019 and 1.010; eight
-// sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
+// kernel's new code, not the sharing (in its SASS the first token's load now starts beside
+// the slot's, conv_update.cu): one sequence a block in this form gave 1.076, 1.019 and 1.010;
+// eight sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
 inline constexpr int32_t kUpdateWordsSequences = 2;
 
 struct ConvUpdateShape {
