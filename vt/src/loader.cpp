@@ -163,6 +163,8 @@ std::optional<std::vector<std::string>> declared_knobs(const vt_provider_desc& p
     if (name.empty()) throw Skip{label + ": knob #" + std::to_string(i) + " has an empty name"};
     if (!Knobs::known(name))
       notes.push_back(label + " declares knob '" + name + "', which this core does not know: it reads as unset");
+    else if (!Knobs::steers_providers(name))  // the list is for the switches read on a call
+      notes.push_back(label + " declares knob '" + name + "', which is no provider switch (vt-info lists them)");
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   }
   return out;

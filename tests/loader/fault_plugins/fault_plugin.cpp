@@ -67,7 +67,7 @@ enum Fault {
   kKnobEmptyName,   // the first declares knobs "VT_CONV_REG" and ""
   kKnobsTooMany,    // the first declares 33 knobs
   // providers, not a fault: it loads
-  kKnobUnknown,  // the first declares a knob no core knows (a note)
+  kKnobUnknown,  // the first declares a knob no core knows and one that is no switch (notes)
   kKnobProbe,    // the providers add the knobs they see to their marks (knobs_seen)
   // not a fault: it loads
   kManyDevices,  // one device more than a registry holds
@@ -319,7 +319,7 @@ struct Providers {
 // The first provider's knob lists (vt_provider_desc::knobs) in the knob faults.
 const char* const kRegKnob[] = {"VT_CONV_REG", nullptr};
 const char* const kEmptyKnobName[] = {"VT_CONV_REG", "", nullptr};
-const char* const kUnknownKnob[] = {"VT_NO_SUCH_KNOB", nullptr};
+const char* const kUnknownKnob[] = {"VT_NO_SUCH_KNOB", "VT_VULKAN_DEVICE", nullptr};
 const auto kManyKnobs = [] {
   std::array<const char*, 34> k{};
   k.fill("VT_CONV_REG");
