@@ -73,10 +73,9 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // H200 (tenth session) this kernel was 1.12 times as fast as the one before it at B = 256
 // and 1.26 at B = 64; taking two or four sequences a thread was slower than one.
 // A block is kUpdateWordsSequences sequences over the same channels (launch_geometry.hpp).
-constexpr int kUpdateWordsBlock = vt::ops::geometry::kBlockThreads * vt::ops::geometry::kUpdateWordsSequences;
-static_assert(vt::ops::geometry::kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 template <int K, Elem X, bool WF32>
-__global__ void __launch_bounds__(kUpdateWordsBlock) conv_update_words_kernel(const ConvUpdateParams p) {
+__global__ void __launch_bounds__(vt::ops::geometry::kUpdateWordsBlockThreads)
+    conv_update_words_kernel(const ConvUpdateParams p) {
   after_prior_grids();
   constexpr int W = K - 1, V = vt::ops::geometry::kUpdateVec;
   using Pk = Packet<X, V>;
@@ -115,7 +114,7 @@ __global__ void __launch_bounds__(kUpdateWordsBlock) conv_update_words_kernel(co
   uint4 raw[W];
 #pragma unroll
   for (int u = 0; u < W; ++u) raw[u] = st[staged ? u * 32 + lane : u];
-  __shared__ uint4 stage[kUpdateStageState ? kUpdateWordsBlock * W : 1];
+  __shared__ uint4 stage[kUpdateStageState ? vt::ops::geometry::kUpdateWordsBlockThreads * W : 1];
   uint4* const warp_stage = stage + (threadIdx.x - lane) * W;
   if (staged) {
 #pragma unroll

@@ -363,6 +363,20 @@ constexpr LaunchGrid conv_fwd_launch_grid(const ConvFwdGeometry& g) {
   return l;
 }
 
+// A block of Groups groups of GroupThreads threads, each group over the same GroupThreads
+// columns of its own row: thread `thread` of block (bx, by) takes column
+// bx * GroupThreads + thread % GroupThreads of row by * Groups + thread / GroupThreads, in the
+// kernel's arithmetic Int. The one-sequence conv (columns: channel pairs, rows: programs) and
+// the four-channel update (columns: groups of channels, rows: sequences) map their threads so.
+template <class Int, int32_t GroupThreads>
+VT_GEOMETRY_FN Int grouped_block_column(uint32_t bx, uint32_t thread) {
+  return Int{bx} * Int{GroupThreads} + Int{thread % uint32_t{GroupThreads}};
+}
+template <class Int, int32_t GroupThreads, int32_t Groups>
+VT_GEOMETRY_FN Int grouped_block_row(uint32_t by, uint32_t thread) {
+  return Int{by} * Int{Groups} + Int{thread / uint32_t{GroupThreads}};
+}
+
 // The one-sequence kernel's grid and block (conv_fwd_one_sequence): a block of
 // kOneSequenceBlockThreads threads is kOneSequenceTokenGroups programs, consecutive runs of the
 // chunk, over the same kOneSequenceGroupThreads channel pairs, a warp each; the general
@@ -387,10 +401,10 @@ constexpr LaunchGrid conv_fwd_one_sequence_grid(const ConvFwdGeometry& g) {
 // Thread `thread` of block (bx, by): its channel pair and its program, in the kernel's 32-bit
 // arithmetic (the launcher checks that the grid's blocks and threads fit it).
 VT_GEOMETRY_FN uint32_t one_sequence_pair(uint32_t bx, uint32_t thread) {
-  return bx * uint32_t{kOneSequenceGroupThreads} + thread % uint32_t{kOneSequenceGroupThreads};
+  return grouped_block_column<uint32_t, kOneSequenceGroupThreads>(bx, thread);
 }
 VT_GEOMETRY_FN uint32_t one_sequence_program(uint32_t by, uint32_t thread) {
-  return by * uint32_t{kOneSequenceTokenGroups} + thread / uint32_t{kOneSequenceGroupThreads};
+  return grouped_block_row<uint32_t, kOneSequenceGroupThreads, kOneSequenceTokenGroups>(by, thread);
 }
 
 VT_GEOMETRY_FN int64_t clamp_token(int64_t v, int64_t tokens) { return v < 0 ? 0 : (v > tokens ? tokens : v); }
@@ -455,6 +469,8 @@ inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at
 // the slot's, conv_update.cu): one sequence a block in this form gave 1.076, 1.019 and 1.010;
 // eight sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
 inline constexpr int32_t kUpdateWordsSequences = 2;
+inline constexpr int32_t kUpdateWordsBlockThreads = kBlockThreads * kUpdateWordsSequences;
+static_assert(kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 
 struct ConvUpdateShape {
   int64_t batch = 0, channels = 0;
@@ -478,8 +494,10 @@ constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, cons
   const bool many = s.batch * (s.channels / kUpdateVec) >= kUpdateWordsMinGroups;
   if (g.variant == ConvUpdateVariant::per_width && s.channels_in_words && s.channels % kUpdateVec == 0 && many)
     g.vec = kUpdateVec;
-  if (g.vec == kUpdateVec) g.sequences = kUpdateWordsSequences;
-  g.block = kBlockThreads * g.sequences;
+  if (g.vec == kUpdateVec) {
+    g.sequences = kUpdateWordsSequences;
+    g.block = kUpdateWordsBlockThreads;
+  }
   const int64_t groups = (s.channels + g.vec - 1) / g.vec;
   g.grid_x = (groups + kBlockThreads - 1) / kBlockThreads;
   g.grid_y = (s.batch + g.sequences - 1) / g.sequences;
@@ -489,10 +507,10 @@ constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, cons
 // Thread `thread` of the four-channel kernel's block (bx, by): its group of kUpdateVec
 // channels and its sequence (either may lie past the call's last; that thread exits).
 VT_GEOMETRY_FN int64_t update_words_group(uint32_t bx, uint32_t thread) {
-  return int64_t{bx} * kBlockThreads + thread % uint32_t{kBlockThreads};
+  return grouped_block_column<int64_t, kBlockThreads>(bx, thread);
 }
 VT_GEOMETRY_FN int64_t update_words_sequence(uint32_t by, uint32_t thread) {
-  return int64_t{by} * kUpdateWordsSequences + thread / uint32_t{kBlockThreads};
+  return grouped_block_row<int64_t, kBlockThreads, kUpdateWordsSequences>(by, thread);
 }
 
 // Post-conv and l2norm: one 32-lane group per row, so the canonical reduction is the lane
