@@ -567,7 +567,7 @@ TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
   EXPECT_EQ(geo::conv_update_geometry({3, 1000, false}, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
 }
 
-TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLarge) {
+TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllows) {
   geo::ConvSwitches sw;
   auto g = geo::conv_update_geometry({256, 8192, true}, sw);
   EXPECT_EQ(g.variant, geo::ConvUpdateVariant::per_width);
@@ -580,11 +580,11 @@ TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLar
   EXPECT_EQ(g.grid_y, 256 / geo::kUpdateWordsSequences);
   EXPECT_EQ(geo::conv_update_geometry({33, 8192, true}, sw).grid_y,
             (33 + geo::kUpdateWordsSequences - 1) / geo::kUpdateWordsSequences);
-  // The threshold: B = 32 at C = 8192 has 2^16 groups of four channels, B = 31 fewer.
-  EXPECT_EQ(geo::conv_update_geometry({32, 8192, true}, sw).vec, geo::kUpdateVec);
-  EXPECT_EQ(geo::conv_update_geometry({31, 8192, true}, sw).vec, 1);
-  EXPECT_EQ(geo::conv_update_geometry({1, 8192, true}, sw).vec, 1);
-  EXPECT_EQ(geo::conv_update_geometry({1, 8192, true}, sw).grid_x, 8192 / geo::kBlockThreads);
+  // Every batch, one sequence included: its block's second sequence lies past the call.
+  g = geo::conv_update_geometry({1, 8192, true}, sw);
+  EXPECT_EQ(g.vec, geo::kUpdateVec);
+  EXPECT_EQ(g.grid_x, 8192 / geo::kUpdateVec / geo::kBlockThreads);
+  EXPECT_EQ(g.grid_y, 1);
   EXPECT_EQ(geo::conv_update_geometry({300, 1000, true}, sw).grid_x, 2);  // 250 groups of 4
   // Channels not in whole groups of four, or a layout without words: one channel a thread.
   g = geo::conv_update_geometry({300, 1002, true}, sw);
@@ -606,8 +606,8 @@ TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllowsAndTheBatchIsLar
 // group of four channels) of the call once, in whole warps of one sequence, and the rest of
 // the grid's threads lie past the call.
 TEST(ConvUpdateGeometry, FourChannelGridHoldsEverySequencesGroupsOnce) {
-  for (const geo::ConvUpdateShape s : {geo::ConvUpdateShape{32, 8192, true}, geo::ConvUpdateShape{33, 8192, true},
-                                       geo::ConvUpdateShape{301, 1000, true}}) {
+  for (const geo::ConvUpdateShape s : {geo::ConvUpdateShape{1, 8192, true}, geo::ConvUpdateShape{32, 8192, true},
+                                       geo::ConvUpdateShape{33, 8192, true}, geo::ConvUpdateShape{301, 1000, true}}) {
     const auto g = geo::conv_update_geometry(s);
     ASSERT_EQ(g.vec, geo::kUpdateVec);
     const int64_t groups = s.channels / geo::kUpdateVec;

@@ -329,9 +329,9 @@ void conv_update_cases(Catalog& c) {
     p.x = p.out = DType::bf16;
   });
   // Channels in groups of four, an f32 state with dense rows, x and out of one type and
-  // weights of x's type or f32, and a batch with at least kUpdateWordsMinGroups groups: the
-  // calls whose channels a kernel may take four at a time (launch_geometry.hpp,
-  // ConvUpdateShape). 1028 channels: 257 groups, not a whole number of blocks.
+  // weights of x's type or f32: the calls whose channels a kernel may take four at a time
+  // (launch_geometry.hpp, ConvUpdateShape). 1028 channels: 257 groups, not a whole number of
+  // blocks.
   auto words = [](ConvUpdateParams& p) {
     p.channels = 1028;
     p.batch = 256;
@@ -375,6 +375,15 @@ void conv_update_cases(Catalog& c) {
     p.padding = 5;
     p.x = p.out = p.weight = DType::bf16;
   });
+  // Decode of one sequence, and of one padding sequence: a block whose second sequence lies
+  // past the call, and one that writes nothing.
+  for (int64_t padding : {0, 1})
+    c.add<ConvUpdateParams>(padding ? "upd_words_one_padding" : "upd_words_one_sequence", [=](ConvUpdateParams& p) {
+      words(p);
+      p.batch = 1;
+      p.padding = padding;
+      p.x = p.out = p.weight = DType::bf16;
+    });
   c.add<ConvUpdateParams>("upd_words_no_silu_no_bias_f16", [=](ConvUpdateParams& p) {
     words(p);
     p.x = p.out = DType::f16;
@@ -534,6 +543,7 @@ CaseSelection representative_cases() {
       "upd_k3", "upd_k8", "upd_xbf16_wbf16_outbf16_statebf16", "upd_blc", "upd_in_place_bc", "upd_in_place_blc_bf16",
       "upd_no_indices", "upd_padding", "upd_all_padding", "upd_state_swc", "upd_row_view", "upd_no_host_indices",
       "upd_nan_inf", "upd_words_k4", "upd_words_in_place", "upd_words_nan_inf", "upd_words_odd_batch",
+      "upd_words_one_sequence", "upd_words_one_padding",
       // gdn_post_conv
       "post_inf32_gatef32_outf32", "post_inf16_gatef16_outf16", "post_inbf16_gatebf16_outbf16", "post_no_l2norm",
       "post_special_rows_*", "post_softplus_threshold", "post_row_views", "post_hv_3hk_dk8_dv256",

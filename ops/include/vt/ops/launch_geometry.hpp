@@ -454,13 +454,13 @@ VT_GEOMETRY_FN void sequence_chunk_of(int64_t k, const Qsl& qsl, int64_t seqs, i
 
 // The decode update's variants: a kernel per width with the state row in registers, and
 // one generic kernel for any K (VT_CONV_REG=0). The per-width kernel takes kUpdateVec
-// channels a thread, their state and x as whole words, where the layout allows it and the
-// call has at least kUpdateWordsMinGroups groups of them: on the H200 at C = 8192 that was
-// 1.26 times as fast at B = 256 and 1.155 at B = 64, but 0.97 to 0.99 at B = 8 and 0.90 at B = 1,
-// where a quarter as many threads leave the GPU idler (docs/benchmarks.md).
+// channels a thread, their state and x as whole words, wherever the layout allows it: on the
+// H200 at C = 8192 that was 1.26 times as fast at B = 256 and 1.155 at B = 64 (tenth session),
+// but 0.90 at B = 1. With two sequences a block (below) it wins at B = 1 and 8 as well, on an
+// H100: 1.08 and 1.25 against the one-channel kernel (forty-sixth session; no H200 came, so
+// the H200 is unmeasured there; docs/benchmarks.md).
 enum class ConvUpdateVariant { per_width, generic };
 inline constexpr int32_t kUpdateVec = 4;
-inline constexpr int64_t kUpdateWordsMinGroups = int64_t{1} << 16;  // B = 32 at C = 8192
 // The four-channel kernel's block is kUpdateWordsSequences sequences over the same
 // kBlockThreads * kUpdateVec channels, kBlockThreads threads each, so that a block's
 // sequences read the same weights and bias. H100, forty-fifth session, against one sequence a
@@ -491,8 +491,7 @@ struct ConvUpdateGeometry {
 constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, const ConvSwitches& sw = {}) {
   ConvUpdateGeometry g;
   g.variant = sw.reg != 0 ? ConvUpdateVariant::per_width : ConvUpdateVariant::generic;
-  const bool many = s.batch * (s.channels / kUpdateVec) >= kUpdateWordsMinGroups;
-  if (g.variant == ConvUpdateVariant::per_width && s.channels_in_words && s.channels % kUpdateVec == 0 && many)
+  if (g.variant == ConvUpdateVariant::per_width && s.channels_in_words && s.channels % kUpdateVec == 0)
     g.vec = kUpdateVec;
   if (g.vec == kUpdateVec) {
     g.sequences = kUpdateWordsSequences;
