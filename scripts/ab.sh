@@ -97,11 +97,11 @@ sync_tree() {  # fresh folder, kept folder
   local from=$1 to=$2 f
   mkdir -p "$to"
   while IFS= read -r -d '' f; do
-    cmp -s "$from/$f" "$to/$f" || { mkdir -p "$(dirname "$to/$f")" && cp -p "$from/$f" "$to/$f"; }
-  done < <(cd "$from" && find . -type f -print0)
+    cmp -s "$from/$f" "$to/$f" || { mkdir -p "$(dirname "$to/$f")" && rm -f "$to/$f" && cp -P -p "$from/$f" "$to/$f"; }
+  done < <(cd "$from" && find . ! -type d -print0)
   while IFS= read -r -d '' f; do
-    [ -e "$from/$f" ] || rm -f "$to/$f"
-  done < <(cd "$to" && find . -type f -print0)
+    [ -e "$from/$f" ] || [ -L "$from/$f" ] || rm -f "$to/$f"
+  done < <(cd "$to" && find . ! -type d -print0)
 }
 
 # What a checkout holds beside its sources (names, at any depth): left out of the trees'
