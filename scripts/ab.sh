@@ -89,8 +89,8 @@ if [ "$backend" = cuda ]; then cfg+=(-DCMAKE_CUDA_ARCHITECTURES="$arch"); fi
 work=/tmp/vt-ab
 # Each tree is made afresh in $work/fresh and then copied over $work/trees file by file, only
 # where the bytes differ: a second run in one call keeps the unchanged files' times, so that
-# its builds are incremental. Copied whole, a tree's edited header was new again and every
-# kernel recompiled (two runs cut off at 60 s, forty-sixth session).
+# its builds are incremental. Copied whole, a tree's edited file was new again on every run
+# and all that includes it recompiled (likely what cut off two 60 s runs, forty-sixth session).
 rm -rf "$work/fresh"
 mkdir -p "$work/fresh" "$work/trees"
 sync_tree() {  # fresh folder, kept folder
