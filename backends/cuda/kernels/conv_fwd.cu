@@ -575,23 +575,34 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
 #pragma unroll
   for (int u = 0; u < R; ++u) in[u] = row(first + u - W);
   const bool roller = stateful && first == 0;  // reads the old state and writes the new
-  Pk tail[W];  // the sequence's last W rows, for the roller (the others load their first row again)
-#pragma unroll
-  for (int j = 0; j < W; ++j) tail[j] = row(roller ? T - W + j : first);
   // The slot and has_initial_state, or without them a load of qsl that stands in (find_segment).
   const int32_t slot = static_cast<int32_t>(load_now_u32(stateful ? p.slots : p.qsl));
   const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
   const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
 
-  char* const ocol = p.out.base + c0 * eb;
+  // The program's first output row; each token's is a row further (a pointer stepped, not an
+  // offset multiplied: ptxas computed each store's address afresh, a 64-bit multiply and a
+  // reload of the base, SASS).
+  char* const orow = p.out.base + c0 * eb + static_cast<uint64_t>(first) * p.out.s0;
   const uint32_t os = static_cast<uint32_t>(p.out.s0);
 
-  // The rest in two copies, for the roller and for the others: in one, ptxas tested the slot
-  // right after its load, for the roller's state loads, and every load it placed after that
-  // test waited for the slot (SASS). The branch depends on no load, so every load above is
-  // issued before it.
-  auto finish = [&](auto roller_tag) {
-    constexpr bool kRoller = decltype(roller_tag)::value;
+  // The rest in a copy for each case, the roller's or another's, SiLU or none, a whole program
+  // or the sequence's last, shorter one, so that no token tests any of them: with the stepped
+  // output pointer, about a sixth fewer instructions along a program's path (SASS), and 1.04
+  // times as fast at T = 128, 1.03 at T = 256 on an H100 (docs/benchmarks.md, forty-seventh
+  // session), where the copies were the roller's and the others' alone. With the roller
+  // and the others in one copy, ptxas tested the slot right after its load, for the roller's
+  // state loads, and every load it placed after that test waited for the slot (SASS). The
+  // branches depend on no load, so every load above is issued before them.
+  auto finish = [&](auto roller_tag, auto silu_tag, auto whole_tag) {
+    constexpr bool kRoller = decltype(roller_tag)::value, kSilu = decltype(silu_tag)::value,
+                   kWhole = decltype(whole_tag)::value;
+    // The sequence's last W rows, the roller's new state, issued first in its copy.
+    Pk tail[W];
+    if constexpr (kRoller) {
+#pragma unroll
+      for (int j = 0; j < W; ++j) tail[j] = row(T - W + j);
+    }
     const bool live = !stateful || (slot >= 0 && slot < p.S);  // else padding, or a slot outside the cache: untouched
     const bool initial = his && hv != 0;
     float old[2][W] = {};  // channel i's old columns
@@ -618,6 +629,9 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
 #pragma unroll
       for (int j = 0; j < W; ++j) win[i][j] = first == 0 ? old[i][j] : in[j].get(i);
     }
+    // Whether token u of the program is in the sequence: all of a whole program's are.
+    auto in_sequence = [&](int u) { return kWhole || first + u < T; };
+    char* o = orow;
     if constexpr (Chunk >= 8) {
       // Every token's sums first (past T they come from row T - 1 and are not stored), then
       // SiLU's estimates and tests for all of them at once (silu_narrow2_batch). On the H200
@@ -633,38 +647,38 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
         acc[1][u] = two[1];
       }
       uint32_t words[Chunk];
-      if (p.silu) {
+      if constexpr (kSilu) {
         silu_narrow2_batch<X, Chunk>(acc[0], acc[1], words);
       } else {
 #pragma unroll
         for (int u = 0; u < Chunk; ++u) {
-          Pk o;
-          o.set(0, acc[0][u]);
-          o.set(1, acc[1][u]);
-          memcpy(&words[u], &o, sizeof o);
+          Pk pk;
+          pk.set(0, acc[0][u]);
+          pk.set(1, acc[1][u]);
+          memcpy(&words[u], &pk, sizeof pk);
         }
       }
+      if (live) {
 #pragma unroll
-      for (int u = 0; u < Chunk; ++u)
-        if (live && first + u < T)
-          *reinterpret_cast<uint32_t*>(ocol + static_cast<uint64_t>(first + u) * os) = words[u];
+        for (int u = 0; u < Chunk; ++u, o += os)
+          if (in_sequence(u)) *reinterpret_cast<uint32_t*>(o) = words[u];
+      }
     } else {
       // A token at a time, SiLU's rare path as a call: inlined it made the kernel an eighth
       // longer, and the call was 1.02 times as fast at T = 128 (nineteenth session).
 #pragma unroll
-      for (int u = 0; u < Chunk; ++u) {
-        const uint32_t t = first + u;
-        if (t >= T) break;  // the same for the whole block
+      for (int u = 0; u < Chunk; ++u, o += os) {
+        if (!in_sequence(u)) break;  // the same for the whole block
         float acc[2];
         conv_token<K, 2>(win, w, b, in[W + u], acc);
-        Pk o;
-        if (p.silu) {
-          silu_narrow_packet<X, 2, SiluRare::second_call>(acc, o);
+        Pk pk;
+        if constexpr (kSilu) {
+          silu_narrow_packet<X, 2, SiluRare::second_call>(acc, pk);
         } else {
-          o.set(0, acc[0]);
-          o.set(1, acc[1]);
+          pk.set(0, acc[0]);
+          pk.set(1, acc[1]);
         }
-        if (live) store_packet(ocol + static_cast<uint64_t>(t) * os, o);
+        if (live) store_packet(o, pk);
       }
     }
 
@@ -686,8 +700,16 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
       for (int u = 0; u < W; ++u) st[u] = make_float2(v[(2 * u) / W][(2 * u) % W], v[(2 * u + 1) / W][(2 * u + 1) % W]);
     }
   };
-  if (roller) finish(std::true_type{});
-  else finish(std::false_type{});
+  auto with_silu = [&](auto roller_tag, auto whole_tag) {
+    if (p.silu) finish(roller_tag, std::true_type{}, whole_tag);
+    else finish(roller_tag, std::false_type{}, whole_tag);
+  };
+  auto with_roller = [&](auto whole_tag) {
+    if (roller) with_silu(std::true_type{}, whole_tag);
+    else with_silu(std::false_type{}, whole_tag);
+  };
+  if (first + Chunk <= T) with_roller(std::true_type{});
+  else with_roller(std::false_type{});
 }
 
 // Tiled: one channel per thread and any dtypes; the program's inputs (its halo and tokens)
