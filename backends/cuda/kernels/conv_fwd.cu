@@ -587,11 +587,11 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
   const uint32_t os = static_cast<uint32_t>(p.out.s0);
 
   // The rest in a copy for each case, the roller's or another's, SiLU or none, a whole program
-  // or the sequence's last, shorter one, so that no token tests any of them: with the stepped
-  // output pointer, about a sixth fewer instructions along a program's path (SASS), and 1.04
-  // times as fast at T = 128, 1.03 at T = 256 on an H100 (docs/benchmarks.md, forty-seventh
-  // session), where the copies were the roller's and the others' alone. With the roller
-  // and the others in one copy, ptxas tested the slot right after its load, for the roller's
+  // or the sequence's last, shorter one, so that no token tests any of them. With the stepped
+  // output pointer that is about a sixth fewer instructions along a program's path (SASS), and
+  // on an H100 1.04 times as fast at T = 128 and 1.03 at T = 256 as two copies, the roller's
+  // and the others' (docs/benchmarks.md, forty-seventh session). With the roller and the
+  // others in one copy, ptxas tested the slot right after its load, for the roller's
   // state loads, and every load it placed after that test waited for the slot (SASS). The
   // branches depend on no load, so every load above is issued before them.
   auto finish = [&](auto roller_tag, auto silu_tag, auto whole_tag) {
