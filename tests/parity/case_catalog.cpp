@@ -233,6 +233,7 @@ void conv_fwd_cases(Catalog& c) {
     p.initial = ConvFwdParams::Initial::absent;
   });
   one_seq("_shorter_than_state", {2}, as_is);  // the new state keeps an old column
+  one_seq("_linear_shorter_than_state", {2}, [](ConvFwdParams& p) { p.silu = false; });  // the roller's last program
   one_seq("_one_token_fresh", {1}, [](ConvFwdParams& p) { p.initial = ConvFwdParams::Initial::absent; });
   one_seq("_i32_initial", {11}, [](ConvFwdParams& p) { p.initial_dtype = DType::i32; });
   one_seq("_padding", {9}, [](ConvFwdParams& p) {
@@ -253,8 +254,12 @@ void conv_fwd_cases(Catalog& c) {
     p.x_row_extra = 14;
     p.out_row_extra = 6;
   });
-  one_seq("_chunk8", {1700}, [](ConvFwdParams& p) { p.channels = 1032; });        // 5 channel blocks: 8-token programs
-  one_seq("_bf16_state", {10}, [](ConvFwdParams& p) { p.state = DType::bf16; });  // the general kernel
+  one_seq("_chunk8", {1700}, [](ConvFwdParams& p) { p.channels = 1032; });  // 5 channel blocks: 8-token programs
+  one_seq("_chunk8_linear", {1700}, [](ConvFwdParams& p) {                  // the 8-token programs without SiLU
+    p.channels = 1032;
+    p.silu = false;
+  });
+  one_seq("_bf16_state", {10}, [](ConvFwdParams& p) { p.state = DType::bf16; });     // the general kernel
   one_seq("_state_swc", {10}, [](ConvFwdParams& p) { p.transposed_state = true; });  // the general kernel
   one_seq("_f32_weights", {10}, [](ConvFwdParams& p) { p.weight = DType::f32; });    // the general kernel
   c.add<ConvFwdParams>("fwd_model_values", [](ConvFwdParams& p) {  // vt-bench's inputs: every SiLU on its fast path
