@@ -668,7 +668,7 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
       // longer, and the call was 1.02 times as fast at T = 128 (nineteenth session).
 #pragma unroll
       for (int u = 0; u < Chunk; ++u, o += os) {
-        if (!in_sequence(u)) break;  // the same for the whole block
+        if (!in_sequence(u)) break;  // the same for the whole warp, one program
         float acc[2];
         conv_token<K, 2>(win, w, b, in[W + u], acc);
         Pk pk;
