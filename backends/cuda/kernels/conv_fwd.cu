@@ -563,7 +563,13 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
   // instead, whose value no output or state column uses (those take old columns, or are not
   // computed). Not zeroed: a select on the loaded bits is a use, which ptxas placed before
   // the later loads, so that they waited for the first ones (SASS).
-  const char* const xcol = p.x.base + c0 * eb;
+  const char* xcol = p.x.base + c0 * eb;
+  // With 4-token programs the column pointer goes behind an empty asm that claims to change
+  // it: ptxas then forms each row's address by a wide multiply-add on it, three instructions
+  // a row instead of four (it had added the base after the multiply, in 32-bit halves). On an
+  // H100 T = 128 took 1/1.018 to 1/1.021 of the time; T = 256's 8-token programs, 1/0.991 to
+  // 1/0.995, so they keep ptxas's form (docs/benchmarks.md, forty-ninth session).
+  if constexpr (Chunk == 4) asm("" : "+l"(xcol));
   const uint32_t xs = static_cast<uint32_t>(p.x.s0);
   auto row = [&](uint32_t r) {
     const uint32_t bits = load_now_u32(xcol + static_cast<uint64_t>(umin(r, T - 1)) * xs);
