@@ -777,8 +777,8 @@ bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, co
   const bool state = !p.slots || (f32_state_rows(p.state, W) && reinterpret_cast<uintptr_t>(p.state.base) % 8 == 0 &&
                                   p.state.s0 % 8 == 0);
   auto u32 = [](int64_t v) { return v >= 0 && v <= int64_t{UINT32_MAX}; };
-  return g.one_sequence && dense && state && (g.chunk == 4 || g.chunk == 8) && l.y <= geo::kGridYZMax &&
-         p.T < INT32_MAX && p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
+  return dense && state && (g.chunk == 4 || g.chunk == 8) && l.y <= geo::kGridYZMax && p.T < INT32_MAX &&
+         p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
 }
 
 template <int K, Elem X>
@@ -788,13 +788,15 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
-      const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
-      if (one_sequence_fits(p, g, l, dense)) {
-        const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y)),
-            threads(geo::kOneSequenceBlockThreads);
-        if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, threads, 0, s, p);
-        else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, threads, 0, s, p);
-        return;
+      if (g.one_sequence) {  // its grid only where the geometry chose it
+        const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
+        if (one_sequence_fits(p, g, l, dense)) {
+          const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y)),
+              threads(geo::kOneSequenceBlockThreads);
+          if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, threads, 0, s, p);
+          else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, threads, 0, s, p);
+          return;
+        }
       }
       const bool warp = conv_fwd_warp_search(p);
       if (g.stage_whole && dense && warp)
