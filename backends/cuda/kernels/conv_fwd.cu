@@ -781,6 +781,19 @@ bool one_sequence_fits(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, co
          p.C < (int64_t{1} << 29) && u32(p.x.s0) && u32(p.out.s0);
 }
 
+// The one-sequence kernel, where the geometry chose it and the call fits it (its grid is
+// formed only then); false where the caller launches another kernel.
+template <Elem X>
+bool launch_one_sequence(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, bool dense, const Stream& s) {
+  if (!g.one_sequence) return false;
+  const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
+  if (!one_sequence_fits(p, g, l, dense)) return false;
+  const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y)), threads(geo::kOneSequenceBlockThreads);
+  if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, threads, 0, s, p);
+  else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, threads, 0, s, p);
+  return true;
+}
+
 template <int K, Elem X>
 void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const dim3& grid, const dim3& block,
                    const Stream& s) {
@@ -788,16 +801,7 @@ void launch_window(const ConvFwdParams& p, const geo::ConvFwdGeometry& g, const 
   if constexpr (K == 4 && X != Elem::f32) {
     if (g.vec == 2) {
       const bool dense = dense_weights(p.w, p.bias, p.x.dtype, K, 2);
-      if (g.one_sequence) {  // its grid only where the geometry chose it
-        const geo::LaunchGrid l = geo::conv_fwd_one_sequence_grid(g);
-        if (one_sequence_fits(p, g, l, dense)) {
-          const dim3 groups(static_cast<unsigned>(l.x), static_cast<unsigned>(l.y)),
-              threads(geo::kOneSequenceBlockThreads);
-          if (g.chunk == 4) launch_kernel(conv_fwd_one_sequence_kernel<X, 4>, groups, threads, 0, s, p);
-          else launch_kernel(conv_fwd_one_sequence_kernel<X, 8>, groups, threads, 0, s, p);
-          return;
-        }
-      }
+      if (launch_one_sequence<X>(p, g, dense, s)) return;
       const bool warp = conv_fwd_warp_search(p);
       if (g.stage_whole && dense && warp)
         launch_kernel(conv_fwd_window_kernel<K, X, 2, true, true, true, true>, grid, block, 0, s, p);
