@@ -319,10 +319,11 @@ struct SiluPairTest {
   uint32_t ta, tb, pair;  // pair: both results, packed, where `clear`
   bool clear;
 };
-// Grouped: bf16's two word tests joined before in_range's, the same value. ptxas compiled the
-// 8-token one-sequence kernel (silu_narrow2_batch) 55 instructions shorter so, and T = 256
-// ran 1.015 to 1.017 times as fast on an H100 (fifty-first session); in the other kernels the
-// grouping changed the SASS untimed, so they keep the left-to-right form.
+// Grouped: bf16's two word tests ANDed with each other first, then with in_range: the same
+// value, but ptxas compiled the 8-token one-sequence kernel (silu_narrow2_batch) 55
+// instructions shorter, and T = 256 ran 1.015 to 1.017 times as fast on an H100 (fifty-first
+// session). In the other kernels that grouping changed the SASS untimed, so they keep the
+// left-to-right form.
 template <Elem E, SiluRare R, bool Grouped = false>
 __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
   SiluPairTest p{a, b, 0, 0, 0, false};
