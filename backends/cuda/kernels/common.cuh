@@ -322,9 +322,9 @@ struct SiluPairTest {
 // Grouped: bf16's two word tests ANDed with each other first, then with in_range: the same
 // value, but ptxas compiled the 8-token one-sequence kernel (silu_narrow2_batch) 55
 // instructions shorter, and T = 256 ran 1.015 to 1.017 times as fast on an H100 (fifty-first
-// session). In every kernel it changed T = 128's 4-token kernel too, which then ran 0.992 to
-// 0.995 times as fast, and gained nothing on the other rows (fifty-second session), so the
-// other kernels keep the left-to-right form.
+// session). Applied in every kernel, it also changed T = 128's 4-token kernel, which then ran
+// 0.992 to 0.995 times as fast, and gained nothing on the other rows (fifty-second session),
+// so the other kernels keep the left-to-right form.
 template <Elem E, SiluRare R, bool Grouped = false>
 __device__ __forceinline__ SiluPairTest silu_pair_test(float a, float b) {
   SiluPairTest p{a, b, 0, 0, 0, false};
