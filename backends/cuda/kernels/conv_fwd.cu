@@ -558,7 +558,7 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
   // SASS), so that they waited for the slot.
   const bool stateful = p.slots != nullptr, his = stateful && p.his.base;
   const uint4 wbits = load_now_u128(p.w.base + c0 * (K * eb));
-  const uint32_t bbits = load_now_u32(p.bias.base ? p.bias.base + c0 * eb : p.w.base);
+  const uint32_t bbits = load_now_u32_l2_128(p.bias.base ? p.bias.base + c0 * eb : p.w.base);
   // Row r of this thread's channels; before the sequence (r wraps) or past it, row T - 1
   // instead, whose value no output or state column uses (those take old columns, or are not
   // computed). Not zeroed: a select on the loaded bits is a use, which ptxas placed before
@@ -572,7 +572,7 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
   if constexpr (Chunk == 4) asm("" : "+l"(xcol));
   const uint32_t xs = static_cast<uint32_t>(p.x.s0);
   auto row = [&](uint32_t r) {
-    const uint32_t bits = load_now_u32(xcol + static_cast<uint64_t>(umin(r, T - 1)) * xs);
+    const uint32_t bits = load_now_u32_l2_128(xcol + static_cast<uint64_t>(umin(r, T - 1)) * xs);
     Pk pk;
     memcpy(&pk, &bits, sizeof pk);
     return pk;
@@ -582,9 +582,9 @@ __global__ void __launch_bounds__(geo::kOneSequenceBlockThreads, 8 * geo::kBlock
   for (int u = 0; u < R; ++u) in[u] = row(first + u - W);
   const bool roller = stateful && first == 0;  // reads the old state and writes the new
   // The slot and has_initial_state, or without them a load of qsl that stands in (find_segment).
-  const int32_t slot = static_cast<int32_t>(load_now_u32(stateful ? p.slots : p.qsl));
+  const int32_t slot = static_cast<int32_t>(load_now_u32_l2_128(stateful ? p.slots : p.qsl));
   const char* const hp = his ? p.his.base : reinterpret_cast<const char*>(p.qsl);
-  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32(hp);
+  const uint32_t hv = his && p.his.dtype == VT_DTYPE_U8 ? load_now_u8(hp) : load_now_u32_l2_128(hp);
 
   // The program's first output row; each token's is a row further (a pointer stepped, not an
   // offset multiplied: ptxas computed each store's address afresh, a 64-bit multiply and a
