@@ -567,6 +567,20 @@ TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
   EXPECT_EQ(geo::conv_update_geometry({3, 1000, false}, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
 }
 
+TEST(ConvUpdateGeometry, StateHintFromTheBatchWhereItGained) {
+  geo::ConvSwitches sw;
+  // Measured: a gain at B = 256 and 512, a loss at 1, 8 and 64 (launch_geometry.hpp).
+  for (int64_t b : {1, 8, 64, 255}) EXPECT_FALSE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
+  for (int64_t b : {256, 257, 512, 4096})
+    EXPECT_TRUE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
+  // The four-channel kernel's alone: not where it does not run.
+  EXPECT_FALSE(geo::conv_update_geometry({512, 1002, true}, sw).state_l2_hint);
+  EXPECT_FALSE(geo::conv_update_geometry({512, 8192, false}, sw).state_l2_hint);
+  EXPECT_FALSE(geo::conv_update_geometry({0, 8192, true}, sw).state_l2_hint);
+  sw.reg = 0;
+  EXPECT_FALSE(geo::conv_update_geometry({512, 8192, true}, sw).state_l2_hint);
+}
+
 TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllows) {
   geo::ConvSwitches sw;
   auto g = geo::conv_update_geometry({256, 8192, true}, sw);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "vt/opcheck/gdn_cases.hpp"
+#include "vt/ops/launch_geometry.hpp"
 
 namespace vt::parity {
 namespace {
@@ -347,6 +348,19 @@ void conv_update_cases(Catalog& c) {
       p.width = k;
       p.x = p.out = p.weight = DType::bf16;
       p.tokens = k % 2 ? 0 : 3;
+    });
+  // The same widths at a batch below the one from which the CUDA kernel hints its state loads
+  // (kUpdateStateHintMinBatch): both of its forms, at every width.
+  static_assert(64 < vt::ops::geometry::kUpdateStateHintMinBatch && 256 >= vt::ops::geometry::kUpdateStateHintMinBatch,
+                "upd_words_k* and upd_words_small_batch_k* lie on either side of the state hint's batch");
+  for (int64_t k = 2; k <= 8; ++k)
+    c.add<ConvUpdateParams>("upd_words_small_batch_k" + std::to_string(k), [k, words](ConvUpdateParams& p) {
+      words(p);
+      p.batch = 64;
+      p.padding = 2;
+      p.width = k;
+      p.x = p.out = p.weight = DType::bf16;
+      p.tokens = k % 2 ? 3 : 0;
     });
   for (DType x : kActivations) {
     const DType weights[] = {x, DType::f32};

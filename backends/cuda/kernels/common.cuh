@@ -84,6 +84,16 @@ __device__ __forceinline__ uint4 load_now_u128(const void* p) {
   asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
 }
+// A 16-byte load through the coherent path (the kernel writes these words later) with an L2
+// prefetch-size hint of 256 bytes: the update's state, from kUpdateStateHintMinBatch
+// sequences up (launch_geometry.hpp says what it gained and lost).
+__device__ __forceinline__ uint4 load_u128_l2_256(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
 __device__ __forceinline__ uint32_t load_now_u8(const void* p) {
   uint16_t v;
   asm volatile("ld.global.nc.u8 %0, [%1];" : "=h"(v) : "l"(p));

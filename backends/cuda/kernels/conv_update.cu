@@ -73,7 +73,8 @@ __global__ void __launch_bounds__(vt::ops::geometry::kBlockThreads) conv_update_
 // H200 (tenth session) this kernel was 1.12 times as fast as the one before it at B = 256
 // and 1.26 at B = 64; taking two or four sequences a thread was slower than one.
 // A block is kUpdateWordsSequences sequences over the same channels (launch_geometry.hpp).
-template <int K, Elem X, bool WF32>
+// StateHint: the state's loads carry an L2 prefetch-size hint (ConvUpdateGeometry).
+template <int K, Elem X, bool WF32, bool StateHint>
 __global__ void __launch_bounds__(vt::ops::geometry::kUpdateWordsBlockThreads)
     conv_update_words_kernel(const ConvUpdateParams p) {
   after_prior_grids();
@@ -113,7 +114,11 @@ __global__ void __launch_bounds__(vt::ops::geometry::kUpdateWordsBlockThreads)
   uint4* st = reinterpret_cast<uint4*>(p.state.base + slot * p.state.s0 + (staged ? warp_c0 : c0) * (W * 4));
   uint4 raw[W];
 #pragma unroll
-  for (int u = 0; u < W; ++u) raw[u] = st[staged ? u * 32 + lane : u];
+  for (int u = 0; u < W; ++u) {
+    const uint4* const word = st + (staged ? u * 32 + lane : u);
+    if constexpr (StateHint) raw[u] = load_u128_l2_256(word);
+    else raw[u] = *word;
+  }
   __shared__ uint4 stage[kUpdateStageState ? vt::ops::geometry::kUpdateWordsBlockThreads * W : 1];
   uint4* const warp_stage = stage + (threadIdx.x - lane) * W;
   if (staged) {
@@ -226,18 +231,26 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
   return io && state && weights;
 }
 
+template <int K, Elem X, bool WF32>
+void launch_words_hinted(const ConvUpdateParams& p, bool hint, const dim3& grid, const dim3& block,
+                         const Stream& stream) {
+  if (hint) launch_kernel(conv_update_words_kernel<K, X, WF32, true>, grid, block, 0, stream, p);
+  else launch_kernel(conv_update_words_kernel<K, X, WF32, false>, grid, block, 0, stream, p);
+}
+
 template <int K, Elem X>
-void launch_words_as(const ConvUpdateParams& p, bool wf32, const dim3& grid, const dim3& block, const Stream& stream) {
-  if (wf32) launch_kernel(conv_update_words_kernel<K, X, true>, grid, block, 0, stream, p);
-  else launch_kernel(conv_update_words_kernel<K, X, false>, grid, block, 0, stream, p);
+void launch_words_as(const ConvUpdateParams& p, bool wf32, bool hint, const dim3& grid, const dim3& block,
+                     const Stream& stream) {
+  if (wf32) launch_words_hinted<K, X, true>(p, hint, grid, block, stream);
+  else launch_words_hinted<K, X, false>(p, hint, grid, block, stream);
 }
 
 template <int K>
-void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, const dim3& grid, const dim3& block,
+void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, bool hint, const dim3& grid, const dim3& block,
                   const Stream& stream) {
-  if (x_dtype == VT_DTYPE_F32) launch_kernel(conv_update_words_kernel<K, Elem::f32, true>, grid, block, 0, stream, p);
-  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, grid, block, stream);
-  else launch_words_as<K, Elem::bf16>(p, wf32, grid, block, stream);
+  if (x_dtype == VT_DTYPE_F32) launch_words_hinted<K, Elem::f32, true>(p, hint, grid, block, stream);
+  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, hint, grid, block, stream);
+  else launch_words_as<K, Elem::bf16>(p, wf32, hint, grid, block, stream);
 }
 
 }  // namespace
@@ -276,13 +289,13 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   if (g.vec == geo::kUpdateVec) {
     const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
     switch (a.width) {
-      case 2: launch_words<2>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 3: launch_words<3>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 4: launch_words<4>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 5: launch_words<5>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 6: launch_words<6>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 7: launch_words<7>(p, a.x.dtype, wf32, grid, block, stream); break;
-      case 8: launch_words<8>(p, a.x.dtype, wf32, grid, block, stream); break;
+      case 2: launch_words<2>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 3: launch_words<3>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 4: launch_words<4>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 5: launch_words<5>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 6: launch_words<6>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 7: launch_words<7>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
+      case 8: launch_words<8>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
       default: return launch_error("causal_conv1d_update: K outside 2..8");
     }
     return launch_status("causal_conv1d_update");

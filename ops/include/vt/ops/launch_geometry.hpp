@@ -470,6 +470,11 @@ inline constexpr int32_t kUpdateVec = 4;
 // eight sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
 inline constexpr int32_t kUpdateWordsSequences = 2;
 inline constexpr int32_t kUpdateWordsBlockThreads = kBlockThreads * kUpdateWordsSequences;
+// From this batch up the four-channel kernel loads the state with an L2 prefetch-size hint.
+// On an H100 at C = 8192 (fifty-sixth session) the hint gave 1.017 to 1.019 at B = 256 and
+// 1.012 to 1.013 at B = 512, but 0.985 to 0.987 at B = 64 and 0.96 to 0.97 at B = 1 and 8;
+// between 64 and 256 it is unmeasured, so it starts where it was seen to gain.
+inline constexpr int64_t kUpdateStateHintMinBatch = 256;
 static_assert(kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 
 struct ConvUpdateShape {
@@ -486,6 +491,7 @@ struct ConvUpdateGeometry {
   int32_t sequences = 1;  // a block's sequences, kBlockThreads threads each
   int32_t block = kBlockThreads;
   int64_t grid_x = 0, grid_y = 0;  // channel blocks, sequence blocks
+  bool state_l2_hint = false;      // the four-channel kernel's state loads hinted (above)
 };
 
 constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, const ConvSwitches& sw = {}) {
@@ -496,6 +502,7 @@ constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, cons
   if (g.vec == kUpdateVec) {
     g.sequences = kUpdateWordsSequences;
     g.block = kUpdateWordsBlockThreads;
+    g.state_l2_hint = s.batch >= kUpdateStateHintMinBatch;
   }
   const int64_t groups = (s.channels + g.vec - 1) / g.vec;
   g.grid_x = (groups + kBlockThreads - 1) / kBlockThreads;
