@@ -73,7 +73,7 @@ __device__ __forceinline__ uint32_t load_now_u32(const void* p) {
 // The same with an L2 prefetch-size hint of 128 bytes, for the one-sequence kernel's loads
 // alone: on an H100 its T = 128 took 1/1.010 of the time with it and T = 256 1/1.017; 256
 // bytes gained less (docs/benchmarks.md, fifty-fifth session). The other kernels keep the
-// plain load: they were not timed with the hint.
+// plain load: on find_segment's loads the hint gave 0.996 to 1.001 (fifty-sixth session).
 __device__ __forceinline__ uint32_t load_now_u32_l2_128(const void* p) {
   uint32_t v;
   asm volatile("ld.global.nc.L2::128B.u32 %0, [%1];" : "=r"(v) : "l"(p));
