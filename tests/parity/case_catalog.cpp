@@ -352,7 +352,7 @@ void conv_update_cases(Catalog& c) {
   // The same widths at a batch below the one from which the CUDA kernel hints its state loads
   // (kUpdateStateHintMinBatch): both of its forms, at every width.
   static_assert(64 < vt::ops::geometry::kUpdateStateHintMinBatch && 256 >= vt::ops::geometry::kUpdateStateHintMinBatch,
-                "upd_words_k* and upd_words_small_batch_k* lie on either side of the state hint's batch");
+                "the word cases at 256 and 64 sequences lie on either side of the state hint's batch");
   for (int64_t k = 2; k <= 8; ++k)
     c.add<ConvUpdateParams>("upd_words_small_batch_k" + std::to_string(k), [k, words](ConvUpdateParams& p) {
       words(p);
@@ -366,12 +366,15 @@ void conv_update_cases(Catalog& c) {
     const DType weights[] = {x, DType::f32};
     for (int i = 0; i < (x == DType::f32 ? 1 : 2); ++i) {
       const DType w = weights[i];
-      c.add<ConvUpdateParams>("upd_words_x" + tag(x) + "_w" + tag(w), [=](ConvUpdateParams& p) {
-        words(p);
-        p.x = p.out = x;
-        p.weight = w;
-        p.tokens = 2;
-      });
+      for (int64_t batch : {256, 64})  // either side of the state hint's batch (above)
+        c.add<ConvUpdateParams>("upd_words_x" + tag(x) + "_w" + tag(w) + (batch == 64 ? "_small_batch" : ""),
+                                [=](ConvUpdateParams& p) {
+                                  words(p);
+                                  p.batch = batch;
+                                  p.x = p.out = x;
+                                  p.weight = w;
+                                  p.tokens = 2;
+                                });
     }
   }
   c.add<ConvUpdateParams>("upd_words_in_place", [=](ConvUpdateParams& p) {
