@@ -142,7 +142,7 @@ std::vector<BenchCase> catalogue(bool quick, bool model_values) {
                                   channels_for(32), short_sequences(quick ? 16 : 256, 8, 64), model_values,
                                   activations));
   }
-  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 256, 512})
+  for (int64_t b : quick ? std::vector<int64_t>{1, 64} : std::vector<int64_t>{1, 8, 64, 128, 256, 512})
     cases.push_back(update_case(b, model_values));
   for (int64_t t : quick ? std::vector<int64_t>{128, 1024} : std::vector<int64_t>{128, 1024, 8192, 65536})
     cases.push_back(post_conv_case(t, 32));

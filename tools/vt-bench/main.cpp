@@ -29,7 +29,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> devices;  // names or backends; empty: all
-  std::vector<std::string> cases;    // substring filters, any of which selects a case
+  std::vector<std::string> cases;    // filters (a whole name or a substring), any of which selects a case
   std::string variant;               // exact variant name; empty: every variant
   std::string json, csv, svg;
   bool quick = false;
@@ -46,7 +46,8 @@ const char* kUsage =
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
     "A variant runs where a provider of its op reads all its knobs (vt-info lists them).\n"
-    "--case: the cases whose name holds any of the substrings given (repeat it for several).\n"
+    "--case: the cases whose name holds any of the substrings given (repeat it for several);\n"
+    "a case's whole name selects that case alone (conv_update/C8192/B1, not B128 too).\n"
     "--json, --csv, --svg: every row, written whole when the run ends (each path is checked\n"
     "before the run starts).\n"
     "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
@@ -117,12 +118,25 @@ bool wanted(const vt::Device& d, const Options& o) {
 }
 
 // --case: every case without one, else those whose name holds any of the substrings given
-// (repeated, so that a device call can take a share of the catalogue).
-bool selected(const vt::bench::BenchCase& bc, const Options& o) {
-  if (o.cases.empty()) return true;
-  for (const auto& c : o.cases)
-    if (bc.name.find(c) != std::string::npos) return true;
-  return false;
+// (repeated, so that a device call can take a share of the catalogue). A filter that is a
+// case's whole name selects that case alone: the catalogue's names prefix one another (B1,
+// B128), and a command that names one case must keep timing one as the catalogue grows.
+std::vector<vt::bench::BenchCase> selected(std::vector<vt::bench::BenchCase> catalogue, const Options& o) {
+  if (o.cases.empty()) return catalogue;
+  const auto names_a_case = [&catalogue](const std::string& filter) {
+    return std::any_of(catalogue.begin(), catalogue.end(),
+                       [&filter](const vt::bench::BenchCase& bc) { return bc.name == filter; });
+  };
+  std::vector<bool> whole;
+  for (const auto& c : o.cases) whole.push_back(names_a_case(c));
+  std::vector<vt::bench::BenchCase> kept;
+  for (auto& bc : catalogue) {
+    bool match = false;
+    for (std::size_t i = 0; i < o.cases.size() && !match; ++i)
+      match = whole[i] ? bc.name == o.cases[i] : bc.name.find(o.cases[i]) != std::string::npos;
+    if (match) kept.push_back(std::move(bc));
+  }
+  return kept;
 }
 
 double footprint(const vt::opcheck::OpCase& c) {
@@ -231,9 +245,7 @@ bool write_file(const std::string& path, const std::string& text) {
 
 // --host-overhead: one row per (device, case), the default variant only.
 int host_overhead(const Options& o, const std::string& command) {
-  std::vector<vt::bench::BenchCase> cases;
-  for (auto& bc : vt::bench::catalogue(o.quick, o.model_values))
-    if (selected(bc, o)) cases.push_back(std::move(bc));
+  std::vector<vt::bench::BenchCase> cases = selected(vt::bench::catalogue(o.quick, o.model_values), o);
   std::vector<vt::bench::HostRow> rows;
   try {
     vt::Runtime base(vt::Knobs::environment());
@@ -281,7 +293,7 @@ int main(int argc, char** argv) {
   std::vector<vt::bench::Row> rows;
   try {
     vt::Runtime& base = runtime_for({"default", {}, {}}, runtimes);
-    const auto cases = vt::bench::catalogue(o.quick, o.model_values);
+    const auto cases = selected(vt::bench::catalogue(o.quick, o.model_values), o);
     for (const vt::Device& d : base.devices()) {
       if (!wanted(d, o)) continue;
       vt::Queue q = d.create_queue();
@@ -289,7 +301,6 @@ int main(int argc, char** argv) {
       std::printf("%s (%s): copy bandwidth %.1f GB/s\n", d.name().c_str(), d.properties().name.c_str(), copy_gbs);
       vt::bench::print_header();
       for (const auto& bc : cases) {
-        if (!selected(bc, o)) continue;
         std::vector<std::unique_ptr<vt::opcheck::OpCase>> copies;
         for (const auto& v : bc.variants) {
           if (!o.variant.empty() && v.name != o.variant) continue;
