@@ -569,9 +569,9 @@ TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
 
 TEST(ConvUpdateGeometry, StateHintFromTheBatchWhereItGained) {
   geo::ConvSwitches sw;
-  // Measured: a gain at B = 256 and 512, a loss at 1, 8 and 64 (launch_geometry.hpp).
-  for (int64_t b : {1, 8, 64, 255}) EXPECT_FALSE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
-  for (int64_t b : {256, 257, 512, 4096})
+  // Measured: a gain at B = 128, 256 and 512, a loss at 1, 8 and 64 (launch_geometry.hpp).
+  for (int64_t b : {1, 8, 64, 127}) EXPECT_FALSE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
+  for (int64_t b : {128, 129, 256, 512, 4096})
     EXPECT_TRUE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
   // The four-channel kernel's alone: not where it does not run.
   EXPECT_FALSE(geo::conv_update_geometry({512, 1002, true}, sw).state_l2_hint);

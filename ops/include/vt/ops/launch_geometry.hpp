@@ -471,10 +471,11 @@ inline constexpr int32_t kUpdateVec = 4;
 inline constexpr int32_t kUpdateWordsSequences = 2;
 inline constexpr int32_t kUpdateWordsBlockThreads = kBlockThreads * kUpdateWordsSequences;
 // From this batch up the four-channel kernel loads the state with an L2 prefetch-size hint.
-// On an H100 at C = 8192 (fifty-sixth session) the hint gave 1.017 to 1.019 at B = 256 and
-// 1.012 to 1.013 at B = 512, but 0.985 to 0.987 at B = 64 and 0.96 to 0.97 at B = 1 and 8;
-// between 64 and 256 it is unmeasured, so it starts where it was seen to gain.
-inline constexpr int64_t kUpdateStateHintMinBatch = 256;
+// On an H100 at C = 8192 the hint gave 1.017 to 1.019 at B = 256 and 1.012 to 1.013 at
+// B = 512, but 0.985 to 0.987 at B = 64 and 0.96 to 0.97 at B = 1 and 8 (fifty-sixth
+// session), and 1.021 to 1.022 at B = 128 (fifty-seventh); between 64 and 128 it is
+// unmeasured, so it starts at the smallest batch seen to gain.
+inline constexpr int64_t kUpdateStateHintMinBatch = 128;
 static_assert(kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 
 struct ConvUpdateShape {
