@@ -338,43 +338,44 @@ void conv_update_cases(Catalog& c) {
   // weights of x's type or f32: the calls whose channels a kernel may take four at a time
   // (launch_geometry.hpp, ConvUpdateShape). 1028 channels: 257 groups, not a whole number of
   // blocks.
+  // Each such case runs at two batches, either side of the one from which the CUDA kernel
+  // hints its state loads (kUpdateStateHintMinBatch), so that both of its forms run.
+  constexpr int64_t kWordsBatch = 256, kWordsSmallBatch = 64;
+  static_assert(kWordsSmallBatch < vt::ops::geometry::kUpdateStateHintMinBatch &&
+                    kWordsBatch >= vt::ops::geometry::kUpdateStateHintMinBatch,
+                "the word cases' two batches lie on either side of the state hint's batch");
   auto words = [](ConvUpdateParams& p) {
     p.channels = 1028;
-    p.batch = 256;
+    p.batch = kWordsBatch;
   };
-  for (int64_t k = 2; k <= 8; ++k)
-    c.add<ConvUpdateParams>("upd_words_k" + std::to_string(k), [k, words](ConvUpdateParams& p) {
-      words(p);
-      p.width = k;
-      p.x = p.out = p.weight = DType::bf16;
-      p.tokens = k % 2 ? 0 : 3;
-    });
-  // The same widths at a batch below the one from which the CUDA kernel hints its state loads
-  // (kUpdateStateHintMinBatch): both of its forms, at every width.
-  static_assert(64 < vt::ops::geometry::kUpdateStateHintMinBatch && 256 >= vt::ops::geometry::kUpdateStateHintMinBatch,
-                "the word cases at 256 and 64 sequences lie on either side of the state hint's batch");
-  for (int64_t k = 2; k <= 8; ++k)
-    c.add<ConvUpdateParams>("upd_words_small_batch_k" + std::to_string(k), [k, words](ConvUpdateParams& p) {
-      words(p);
-      p.batch = 64;
-      p.padding = 2;
-      p.width = k;
-      p.x = p.out = p.weight = DType::bf16;
-      p.tokens = k % 2 ? 3 : 0;
-    });
+  for (const int64_t batch : {kWordsBatch, kWordsSmallBatch}) {
+    const bool small = batch == kWordsSmallBatch;
+    for (int64_t k = 2; k <= 8; ++k)
+      c.add<ConvUpdateParams>((small ? "upd_words_small_batch_k" : "upd_words_k") + std::to_string(k),
+                              [k, batch, small, words](ConvUpdateParams& p) {
+                                words(p);
+                                p.batch = batch;
+                                if (small) p.padding = 2;
+                                p.width = k;
+                                p.x = p.out = p.weight = DType::bf16;
+                                // Each width with a token axis at one batch and without at the other.
+                                p.tokens = (k % 2 != 0) == small ? 3 : 0;
+                              });
+  }
   for (DType x : kActivations) {
     const DType weights[] = {x, DType::f32};
     for (int i = 0; i < (x == DType::f32 ? 1 : 2); ++i) {
       const DType w = weights[i];
-      for (int64_t batch : {256, 64})  // either side of the state hint's batch (above)
-        c.add<ConvUpdateParams>("upd_words_x" + tag(x) + "_w" + tag(w) + (batch == 64 ? "_small_batch" : ""),
-                                [=](ConvUpdateParams& p) {
-                                  words(p);
-                                  p.batch = batch;
-                                  p.x = p.out = x;
-                                  p.weight = w;
-                                  p.tokens = 2;
-                                });
+      for (const int64_t batch : {kWordsBatch, kWordsSmallBatch})
+        c.add<ConvUpdateParams>(
+            "upd_words_x" + tag(x) + "_w" + tag(w) + (batch == kWordsSmallBatch ? "_small_batch" : ""),
+            [=](ConvUpdateParams& p) {
+              words(p);
+              p.batch = batch;
+              p.x = p.out = x;
+              p.weight = w;
+              p.tokens = 2;
+            });
     }
   }
   c.add<ConvUpdateParams>("upd_words_in_place", [=](ConvUpdateParams& p) {
