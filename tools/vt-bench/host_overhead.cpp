@@ -1,6 +1,7 @@
 #include "host_overhead.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -52,6 +53,28 @@ double median_us_per_call(const Sampling& s, Call&& call, Drain&& drain, int& sa
   return tools::median(std::move(us));
 }
 
+// The host's pace: the time of one pass of a fixed loop (1024 loads from a 32 KiB table, which
+// stays in the first-level cache, summed), the mean of 64 passes. On this project's virtual
+// machines the host's slow stretches double this loop's time while a dependent chain of
+// arithmetic moves by a few percent (docs/benchmarks.md, fifty-eighth session): what slows the
+// call's own code there is its memory accesses, so the pace is taken from loads. The offset comes through
+// a volatile so the loop is not folded; the sum leaves through one.
+std::array<uint32_t, 8192> pace_table{};
+volatile uint32_t pace_offset = 0;
+volatile uint32_t pace_sink = 0;
+double host_pace_sample_us() {
+  constexpr int kPasses = 64;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int p = 0; p < kPasses; ++p) {
+    const uint32_t offset = pace_offset;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < pace_table.size(); i += 8) sum += pace_table[(i + offset) % pace_table.size()];
+    pace_sink = sum;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / kPasses;
+}
+
 // The null provider's runtime: the environment's knobs, every backend's providers loaded,
 // and the null provider first for every op on every backend with a device.
 std::unique_ptr<Runtime> null_runtime() {
@@ -82,8 +105,11 @@ HostRow time_case(const BenchCase& bc, const Device& whole_device, const Device&
         r.error = "the null provider did not run (" + std::string(ran) + " did)";
         return r;
       }
+      // The pace sampled between the null provider's samples, so both span the same stretch.
+      std::vector<double> pace;
       r.validate_dispatch_us = median_us_per_call(
-          kNullSampling, [&] { c->run(q); }, [] {}, r.samples);
+          kNullSampling, [&] { c->run(q); }, [&] { pace.push_back(host_pace_sample_us()); }, r.samples);
+      r.host_pace_us = tools::median(std::move(pace));
     }
     Queue q = whole_device.create_queue();
     c->bind(q);
@@ -124,14 +150,14 @@ std::vector<HostRow> time_host_overhead(Runtime& base, const std::vector<BenchCa
 }
 
 void print_host_header() {
-  std::printf("%-8s %-30s %-18s %22s %16s %8s  %s\n", "device", "case", "provider", "validation+dispatch us",
-              "whole call us", "samples", "error");
+  std::printf("%-8s %-30s %-18s %22s %16s %8s %13s  %s\n", "device", "case", "provider", "validation+dispatch us",
+              "whole call us", "samples", "host pace us", "error");
   std::fflush(stdout);
 }
 
 void print_host_row(const HostRow& r) {
-  std::printf("%-8s %-30s %-18s %22.3f %16.3f %8d  %s\n", r.device.c_str(), r.name.c_str(), r.provider.c_str(),
-              r.validate_dispatch_us, r.whole_call_us, r.samples, r.error.c_str());
+  std::printf("%-8s %-30s %-18s %22.3f %16.3f %8d %13.3f  %s\n", r.device.c_str(), r.name.c_str(), r.provider.c_str(),
+              r.validate_dispatch_us, r.whole_call_us, r.samples, r.host_pace_us, r.error.c_str());
   std::fflush(stdout);
 }
 
@@ -144,7 +170,7 @@ std::string host_to_json(const std::vector<HostRow>& rows, const std::string& co
          ", \"op\": " + tools::json_string(r.op) + ", \"provider\": " + tools::json_string(r.provider) +
          ", \"validation_dispatch_us\": " + num(r.validate_dispatch_us, 4) +
          ", \"whole_call_us\": " + num(r.whole_call_us, 4) + ", \"samples\": " + std::to_string(r.samples) +
-         ", \"error\": " + tools::json_string(r.error) + "}";
+         ", \"host_pace_us\": " + num(r.host_pace_us, 4) + ", \"error\": " + tools::json_string(r.error) + "}";
   }
   return j + "\n  ]\n}\n";
 }

@@ -3,7 +3,9 @@
 // returns at once, ahead of all others: a call through it times only the op's validation and
 // the registry's dispatch. Beside that, the host time of the whole call on the device through
 // the default providers (for a GPU the enqueue: validation, dispatch, the backend's launch;
-// for the CPU backend, which runs the op on the calling thread, the op itself).
+// for the CPU backend, which runs the op on the calling thread, the op itself). And the host's
+// pace, a fixed workload timed between the null provider's samples: a row timed while the
+// host ran slow shows as one whose pace is slow too.
 #pragma once
 #include <functional>
 #include <string>
@@ -21,6 +23,7 @@ struct HostRow {
   std::string provider;             // the default provider the whole call ran on
   double validate_dispatch_us = 0;  // median per call, through the null provider
   double whole_call_us = 0;         // median per call, through the default provider
+  double host_pace_us = 0;          // median of a fixed host workload, sampled between the above
   int samples = 0;                  // the fewer of the two columns' samples
   std::string error;                // non-empty: the row failed
 };
