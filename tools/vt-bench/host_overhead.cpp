@@ -54,12 +54,12 @@ double median_us_per_call(const Sampling& s, Call&& call, Drain&& drain, int& sa
 
 // The host's pace: the time of one pass of a fixed loop (1024 loads from a 32 KiB table, which
 // stays in the first-level cache, summed), the mean of 64 passes. On this project's virtual
-// machines the host's slow stretches double this loop's time while a dependent chain of
-// arithmetic moves by a few percent (docs/benchmarks.md, fifty-eighth session): what slows the
-// call's own code there is its memory accesses, so the pace is taken from loads. The table is
-// volatile so that every load is made, and written once before its first use so that it has
-// pages of its own (a never-written one reads the kernel's shared zero page); the sum leaves
-// through a volatile.
+// machines the host's slow stretches make this loop 1.4 to 2 times slower while a dependent
+// chain of arithmetic moves by a few percent (docs/benchmarks.md, fifty-eighth session): what
+// slows the call's own code there is its memory accesses, so the pace is taken from loads. The
+// table is volatile so that every load is made, and written once before its first use so that
+// it has pages of its own (a never-written one reads the kernel's shared zero page); the sum
+// leaves through a volatile.
 constexpr uint32_t kPaceTableWords = 8192;
 volatile uint32_t pace_table[kPaceTableWords];
 volatile uint32_t pace_sink = 0;

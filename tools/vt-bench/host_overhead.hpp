@@ -23,7 +23,7 @@ struct HostRow {
   std::string provider;             // the default provider the whole call ran on
   double validate_dispatch_us = 0;  // median per call, through the null provider
   double whole_call_us = 0;         // median per call, through the default provider
-  double host_pace_us = 0;          // median of a fixed host workload, sampled between the above
+  double host_pace_us = 0;          // median time of a fixed host workload, between the null samples
   int samples = 0;                  // the fewer of the two columns' samples
   std::string error;                // non-empty: the row failed
 };
