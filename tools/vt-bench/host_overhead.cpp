@@ -32,6 +32,15 @@ constexpr Sampling kNullSampling{64, 51, 51, 1.0};
 // enqueue wait for the device), the queue drained between samples outside the timed span.
 constexpr Sampling kWholeSampling{8, 5, 51, 0.5};
 
+// One sample: the host time per call, in microseconds, of `calls` calls of `call` in a row.
+template <class Call>
+double us_per_call(int calls, Call&& call) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i) call();
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::micro>(t1 - t0).count() / calls;
+}
+
 // Median host time per call, in microseconds, of `call` repeated as `s` says; `drain` runs
 // after each sample, untimed.
 template <class Call, class Drain>
@@ -42,11 +51,8 @@ double median_us_per_call(const Sampling& s, Call&& call, Drain&& drain, int& sa
   while (
       us.size() < s.max_samples &&
       (us.size() < s.min_samples || std::chrono::duration<double>(clock::now() - begin).count() < s.budget_seconds)) {
-    const auto t0 = clock::now();
-    for (int i = 0; i < s.calls_per_sample; ++i) call();
-    const auto t1 = clock::now();
+    us.push_back(us_per_call(s.calls_per_sample, call));
     drain();
-    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / s.calls_per_sample);
   }
   samples = static_cast<int>(us.size());
   return tools::median(std::move(us));
@@ -69,15 +75,11 @@ double host_pace_sample_us() {
     return true;
   }();
   (void)written;
-  constexpr int kPasses = 64;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int p = 0; p < kPasses; ++p) {
+  return us_per_call(64, [] {
     uint32_t sum = 0;
     for (uint32_t i = 0; i < kPaceTableWords; i += 8) sum += pace_table[i];
     pace_sink = sum;
-  }
-  const auto t1 = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(t1 - t0).count() / kPasses;
+  });
 }
 
 // The null provider's runtime: the environment's knobs, every backend's providers loaded,
