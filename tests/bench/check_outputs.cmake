@@ -16,17 +16,23 @@ if(leftovers)
   message(FATAL_ERROR "partial files left behind: ${leftovers}")
 endif()
 
-file(READ "${DIR}/r.json" json)
-string(JSON n LENGTH "${json}" rows)
+# Reads the JSON file PATH: the length of its array ARRAY into `n`, and each FIELD of that
+# array's first element into a variable of the field's name.
+function(read_first_row path array)
+  file(READ "${path}" json)
+  set(json "${json}" PARENT_SCOPE)
+  string(JSON len LENGTH "${json}" ${array})
+  set(n ${len} PARENT_SCOPE)
+  foreach(field IN LISTS ARGN)
+    string(JSON value GET "${json}" ${array} 0 ${field})
+    set(${field} "${value}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+
+read_first_row("${DIR}/r.json" rows case variant parity failed floor_bytes gb_per_s)
 string(JSON command GET "${json}" command)
-string(JSON name GET "${json}" rows 0 case)
-string(JSON variant GET "${json}" rows 0 variant)
-string(JSON parity GET "${json}" rows 0 parity)
-string(JSON failed GET "${json}" rows 0 failed)
-string(JSON floor GET "${json}" rows 0 floor_bytes)
-string(JSON gbs GET "${json}" rows 0 gb_per_s)
-if(NOT n EQUAL 1 OR NOT name STREQUAL row OR NOT variant STREQUAL "default" OR NOT parity STREQUAL "identical"
-   OR failed OR NOT floor GREATER 0 OR NOT gbs GREATER 0 OR NOT command MATCHES "--json")
+if(NOT n EQUAL 1 OR NOT case STREQUAL row OR NOT variant STREQUAL "default" OR NOT parity STREQUAL "identical"
+   OR failed OR NOT floor_bytes GREATER 0 OR NOT gb_per_s GREATER 0 OR NOT command MATCHES "--json")
   message(FATAL_ERROR "unexpected JSON:\n${json}")
 endif()
 
@@ -50,15 +56,9 @@ execute_process(
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "vt-bench --host-overhead exited with ${rc}:\n${out}\n${err}")
 endif()
-file(READ "${DIR}/host.json" json)
-string(JSON n LENGTH "${json}" host_overhead)
-string(JSON name GET "${json}" host_overhead 0 case)
-string(JSON dispatch GET "${json}" host_overhead 0 validation_dispatch_us)
-string(JSON whole GET "${json}" host_overhead 0 whole_call_us)
-string(JSON pace GET "${json}" host_overhead 0 host_pace_us)
-string(JSON error GET "${json}" host_overhead 0 error)
-if(NOT n EQUAL 1 OR NOT name STREQUAL row OR NOT dispatch GREATER 0 OR NOT whole GREATER 0 OR NOT pace GREATER 0
-   OR NOT error STREQUAL "")
+read_first_row("${DIR}/host.json" host_overhead case validation_dispatch_us whole_call_us host_pace_us error)
+if(NOT n EQUAL 1 OR NOT case STREQUAL row OR NOT validation_dispatch_us GREATER 0 OR NOT whole_call_us GREATER 0
+   OR NOT host_pace_us GREATER 0 OR NOT error STREQUAL "")
   message(FATAL_ERROR "unexpected host-overhead JSON:\n${json}")
 endif()
 message(STATUS "json, csv and svg hold ${row}, and so does the host-overhead JSON")
