@@ -41,7 +41,7 @@ vt_status conv_fwd(const vt_op_call* call) {
 vt_status conv_update(const vt_op_call* call) {
   if (const vt_status s = prepare(call); s != VT_OK) return s;
   return kern::launch_conv_update(*static_cast<const vt_causal_conv1d_update_args*>(call->args), conv_switches(call),
-                                  stream_of(call));
+                                  call->queue->device, stream_of(call));
 }
 
 vt_status post_conv(const vt_op_call* call) {

@@ -567,18 +567,33 @@ TEST(ConvUpdateGeometry, PerWidthUnlessTheRegisterWindowIsOff) {
   EXPECT_EQ(geo::conv_update_geometry({3, 1000, false}, sw).grid_x, 8);  // 1000 = 7 * 128 + 104
 }
 
-TEST(ConvUpdateGeometry, StateHintFromTheBatchWhereItGained) {
+TEST(ConvUpdateGeometry, StateHintWhereTheGridIsMoreThanOneWave) {
   geo::ConvSwitches sw;
-  // Measured: a gain at B = 128, 256 and 512, a loss at 1, 8 and 64 (launch_geometry.hpp).
-  for (int64_t b : {1, 8, 64, 127}) EXPECT_FALSE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
-  for (int64_t b : {128, 129, 256, 512, 4096})
-    EXPECT_TRUE(geo::conv_update_geometry({b, 8192, true}, sw).state_l2_hint) << b;
+  // An H100's wave at K = 4: 132 SMs, 4 blocks each. At C = 8192 (16 channel blocks) 66
+  // sequences are 33 rows of 528 blocks; 67 are 34 rows. Measured there: a loss to B = 66,
+  // a gain from 68 (launch_geometry.hpp).
+  constexpr int64_t wave = 132 * 4;
+  auto hinted_on = [&](int64_t b, int64_t c, int64_t w, bool words = true) {
+    return geo::conv_update_geometry({b, c, words, w}, sw).state_l2_hint;
+  };
+  auto hinted = [&](int64_t b, int64_t c) { return hinted_on(b, c, wave); };
+  for (int64_t b : {1, 8, 64, 65, 66}) EXPECT_FALSE(hinted(b, 8192)) << b;
+  for (int64_t b : {67, 68, 128, 256, 512, 4096}) EXPECT_TRUE(hinted(b, 8192)) << b;
+  // The edge moves with the channel blocks: C = 12288 (24) and C = 6144 (12), as measured.
+  EXPECT_FALSE(hinted(44, 12288));
+  EXPECT_TRUE(hinted(46, 12288));
+  EXPECT_FALSE(hinted(88, 6144));
+  EXPECT_TRUE(hinted(90, 6144));
+  // And with the wave: a device that holds twice the blocks, and one whose wave is unknown.
+  EXPECT_FALSE(hinted_on(128, 8192, 2 * wave));
+  EXPECT_TRUE(hinted_on(134, 8192, 2 * wave));
+  EXPECT_FALSE(hinted_on(4096, 8192, 0));
   // The four-channel kernel's alone: not where it does not run.
-  EXPECT_FALSE(geo::conv_update_geometry({512, 1002, true}, sw).state_l2_hint);
-  EXPECT_FALSE(geo::conv_update_geometry({512, 8192, false}, sw).state_l2_hint);
-  EXPECT_FALSE(geo::conv_update_geometry({0, 8192, true}, sw).state_l2_hint);
+  EXPECT_FALSE(hinted(4096, 1002));
+  EXPECT_FALSE(hinted_on(4096, 8192, wave, false));
+  EXPECT_FALSE(hinted(0, 8192));
   sw.reg = 0;
-  EXPECT_FALSE(geo::conv_update_geometry({512, 8192, true}, sw).state_l2_hint);
+  EXPECT_FALSE(hinted(4096, 8192));
 }
 
 TEST(ConvUpdateGeometry, FourChannelsAThreadWhereTheLayoutAllows) {

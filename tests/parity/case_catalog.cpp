@@ -338,12 +338,18 @@ void conv_update_cases(Catalog& c) {
   // weights of x's type or f32: the calls whose channels a kernel may take four at a time
   // (launch_geometry.hpp, ConvUpdateShape). 1028 channels: 257 groups, not a whole number of
   // blocks.
-  // Each such case runs at two batches, either side of the one from which the CUDA kernel
-  // hints its state loads (kUpdateStateHintMinBatch), so that both of its forms run.
-  constexpr int64_t kWordsBatch = 256, kWordsSmallBatch = 64;
-  static_assert(kWordsSmallBatch < vt::ops::geometry::kUpdateStateHintMinBatch &&
-                    kWordsBatch >= vt::ops::geometry::kUpdateStateHintMinBatch,
-                "the word cases' two batches lie on either side of the state hint's batch");
+  // Each such case runs at two batches, either side of the CUDA kernel's state hint, which it
+  // gives where the grid holds more blocks than the device runs at once (ConvUpdateShape::
+  // wave_blocks), so that both of its forms run on any current GPU: the large batch's grid
+  // outgrows 170 SMs of 8 blocks (the most 256-thread blocks an SM of 2048 threads holds), the
+  // small one's fits 48 SMs of 2 (K = 8's 93 registers a thread on sm_90 leave room for 2).
+  constexpr int64_t kWordsBatch = 1024, kWordsSmallBatch = 64;
+  constexpr auto words_blocks = [](int64_t batch) {
+    const auto g = vt::ops::geometry::conv_update_geometry({batch, 1028, true});
+    return g.grid_x * g.grid_y;
+  };
+  static_assert(words_blocks(kWordsBatch) > 170 * 8 && words_blocks(kWordsSmallBatch) <= 48 * 2,
+                "the word cases' two batches lie on either side of the state hint's wave");
   auto words = [](ConvUpdateParams& p) {
     p.channels = 1028;
     p.batch = kWordsBatch;

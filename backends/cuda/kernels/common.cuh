@@ -85,8 +85,8 @@ __device__ __forceinline__ uint4 load_now_u128(const void* p) {
   return v;
 }
 // A 16-byte load through the coherent path (the kernel writes these words later) with an L2
-// prefetch-size hint of 256 bytes: the update's state, from kUpdateStateHintMinBatch
-// sequences up (launch_geometry.hpp says what it gained and lost).
+// prefetch-size hint of 256 bytes: the update's state, where its grid is more than one wave
+// (launch_geometry.hpp says what it gained and lost).
 __device__ __forceinline__ uint4 load_u128_l2_256(const uint4* p) {
   uint4 v;
   asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"

@@ -2,6 +2,9 @@
 // registers; tokens are processed in order, each output from x at its own precision, and
 // the rolled state is stored once, rounded to the state's dtype. Two variants
 // (launch_geometry.hpp): a kernel per width, and one generic kernel for any K.
+#include <iterator>
+#include <mutex>
+
 #include "common.cuh"
 #include "launch.hpp"
 
@@ -231,35 +234,74 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
   return io && state && weights;
 }
 
-template <int K, Elem X, bool WF32>
-void launch_words_hinted(const ConvUpdateParams& p, bool hint, const dim3& grid, const dim3& block,
-                         const Stream& stream) {
-  if (hint) launch_kernel(conv_update_words_kernel<K, X, WF32, true>, grid, block, 0, stream, p);
-  else launch_kernel(conv_update_words_kernel<K, X, WF32, false>, grid, block, 0, stream, p);
-}
+using WordsKernel = void (*)(ConvUpdateParams);
 
-template <int K, Elem X>
-void launch_words_as(const ConvUpdateParams& p, bool wf32, bool hint, const dim3& grid, const dim3& block,
-                     const Stream& stream) {
-  if (wf32) launch_words_hinted<K, X, true>(p, hint, grid, block, stream);
-  else launch_words_hinted<K, X, false>(p, hint, grid, block, stream);
+template <int K, Elem X, bool WF32>
+WordsKernel words_kernel_as(bool hint) {
+  return hint ? conv_update_words_kernel<K, X, WF32, true> : conv_update_words_kernel<K, X, WF32, false>;
 }
 
 template <int K>
-void launch_words(const ConvUpdateParams& p, int x_dtype, bool wf32, bool hint, const dim3& grid, const dim3& block,
-                  const Stream& stream) {
-  if (x_dtype == VT_DTYPE_F32) launch_words_hinted<K, Elem::f32, true>(p, hint, grid, block, stream);
-  else if (x_dtype == VT_DTYPE_F16) launch_words_as<K, Elem::f16>(p, wf32, hint, grid, block, stream);
-  else launch_words_as<K, Elem::bf16>(p, wf32, hint, grid, block, stream);
+WordsKernel words_kernel_of_width(int x_dtype, bool wf32, bool hint) {
+  if (x_dtype == VT_DTYPE_F32) return words_kernel_as<K, Elem::f32, true>(hint);
+  if (x_dtype == VT_DTYPE_F16)
+    return wf32 ? words_kernel_as<K, Elem::f16, true>(hint) : words_kernel_as<K, Elem::f16, false>(hint);
+  return wf32 ? words_kernel_as<K, Elem::bf16, true>(hint) : words_kernel_as<K, Elem::bf16, false>(hint);
+}
+
+// The four-channel kernel for a call's width and types; null for K outside 2..8.
+WordsKernel words_kernel(int64_t width, int x_dtype, bool wf32, bool hint) {
+  switch (width) {
+    case 2: return words_kernel_of_width<2>(x_dtype, wf32, hint);
+    case 3: return words_kernel_of_width<3>(x_dtype, wf32, hint);
+    case 4: return words_kernel_of_width<4>(x_dtype, wf32, hint);
+    case 5: return words_kernel_of_width<5>(x_dtype, wf32, hint);
+    case 6: return words_kernel_of_width<6>(x_dtype, wf32, hint);
+    case 7: return words_kernel_of_width<7>(x_dtype, wf32, hint);
+    case 8: return words_kernel_of_width<8>(x_dtype, wf32, hint);
+    default: return nullptr;
+  }
+}
+
+// The blocks of `kernel` that `device` runs at once (ConvUpdateShape::wave_blocks): its SMs
+// times the blocks of it an SM holds, which its registers and shared memory decide (they vary
+// with the width: ptxas gives sm_90's instances 44 to 94 registers a thread). Asked of the
+// runtime once for each kernel and device, then read here, so that a call does not repeat the
+// query; 0 where the runtime did not answer (no hint then).
+int64_t wave_blocks(WordsKernel kernel, int device) {
+  struct Entry {
+    WordsKernel kernel;
+    int device;
+    int64_t blocks;
+  };
+  static std::mutex mutex;
+  static Entry entries[512];  // 42 unhinted kernels a device: room for 12 devices, then asked each call
+  static size_t count = 0;
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (size_t i = 0; i < count; ++i)
+    if (entries[i].kernel == kernel && entries[i].device == device) return entries[i].blocks;
+  int per_sm = 0, sms = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, vt::ops::geometry::kUpdateWordsBlockThreads, 0) !=
+          cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());  // not the launch's error (launch_status reads the last one)
+    per_sm = sms = 0;
+  }
+  const int64_t blocks = static_cast<int64_t>(per_sm) * sms;
+  if (count < std::size(entries)) entries[count++] = {kernel, device, blocks};
+  return blocks;
 }
 
 }  // namespace
 
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::ops::geometry::ConvSwitches& sw,
-                             const Stream& stream) {
+                             int device, const Stream& stream) {
   namespace geo = vt::ops::geometry;
   const bool words = a.batch > 0 && a.channels > 0 && channels_in_words(a);
-  const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words}, sw);
+  const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
+  const WordsKernel unhinted = words ? words_kernel(a.width, a.x.dtype, wf32, false) : nullptr;
+  const int64_t wave = unhinted ? wave_blocks(unhinted, device) : 0;
+  const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words, wave}, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (g.grid_y > 0xffff)
     return launch_error("causal_conv1d_update: too many sequences in one call (more than 65535 blocks of them)");
@@ -287,17 +329,9 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
     return launch_status("causal_conv1d_update");
   }
   if (g.vec == geo::kUpdateVec) {
-    const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
-    switch (a.width) {
-      case 2: launch_words<2>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 3: launch_words<3>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 4: launch_words<4>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 5: launch_words<5>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 6: launch_words<6>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 7: launch_words<7>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      case 8: launch_words<8>(p, a.x.dtype, wf32, g.state_l2_hint, grid, block, stream); break;
-      default: return launch_error("causal_conv1d_update: K outside 2..8");
-    }
+    const WordsKernel kernel = words_kernel(a.width, a.x.dtype, wf32, g.state_l2_hint);
+    if (!kernel) return launch_error("causal_conv1d_update: K outside 2..8");
+    launch_kernel(kernel, grid, block, 0, stream, p);
     return launch_status("causal_conv1d_update");
   }
   switch (a.width) {

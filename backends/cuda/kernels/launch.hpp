@@ -34,8 +34,10 @@ void launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t shar
 // bulk_copies: the device has sm_90's bulk copy engine (ConvFwdShape::bulk_copies).
 vt_status launch_conv_fwd(const vt_causal_conv1d_fwd_args& args, const vt::ops::geometry::ConvSwitches& switches,
                           bool bulk_copies, const Stream& stream);
+// device: the stream's device (the four-channel kernel's state hint depends on how many of its
+// blocks that device runs at once).
 vt_status launch_conv_update(const vt_causal_conv1d_update_args& args, const vt::ops::geometry::ConvSwitches& switches,
-                             const Stream& stream);
+                             int device, const Stream& stream);
 vt_status launch_post_conv(const vt_gdn_post_conv_args& args, const vt::ops::geometry::PostConvSwitches& switches,
                            const Stream& stream);
 vt_status launch_l2norm(const vt_l2norm_args& args, const Stream& stream);

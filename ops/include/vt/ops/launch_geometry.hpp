@@ -470,12 +470,14 @@ inline constexpr int32_t kUpdateVec = 4;
 // eight sequences of 32 threads 1.100, 0.990 and 0.976 (docs/benchmarks.md).
 inline constexpr int32_t kUpdateWordsSequences = 2;
 inline constexpr int32_t kUpdateWordsBlockThreads = kBlockThreads * kUpdateWordsSequences;
-// From this batch up the four-channel kernel loads the state with an L2 prefetch-size hint.
-// On an H100 at C = 8192 the hint gave 1.017 to 1.019 at B = 256 and 1.012 to 1.013 at
-// B = 512, but 0.985 to 0.987 at B = 64 and 0.96 to 0.97 at B = 1 and 8 (fifty-sixth
-// session), and 1.021 to 1.022 at B = 128 (fifty-seventh); between 64 and 128 it is
-// unmeasured, so it starts at the smallest batch seen to gain.
-inline constexpr int64_t kUpdateStateHintMinBatch = 128;
+// The four-channel kernel loads the state with an L2 prefetch-size hint where its grid holds
+// more blocks than the device runs at once (ConvUpdateShape::wave_blocks). On an H100, where
+// 528 blocks (4 an SM) are one wave: wherever the grid fit one wave the hint lost, 0.96 to
+// 0.97 at B = 1 and 8, 0.982 to 0.997 from 32 to 66 at C = 8192, 0.989 at 44 with C = 12288
+// and at 88 with C = 6144 (528 blocks each); just past it, it gained 1.042 to 1.046 (B = 68
+// and 72 at C = 8192, 46 at 12288, 90 at 6144), and further on 1.020 at B = 128, 1.016 to
+// 1.019 at 256, 1.012 at 512 (fifty-sixth, fifty-seventh and fifty-ninth sessions,
+// docs/benchmarks.md).
 static_assert(kBlockThreads % 32 == 0, "a sequence's threads are whole warps");
 
 struct ConvUpdateShape {
@@ -484,6 +486,9 @@ struct ConvUpdateShape {
   // element type, their rows on boundaries of kUpdateVec elements; weights of x's type or f32
   // with dense rows, and the bias dense, both on boundaries of kUpdateVec elements.
   bool channels_in_words = false;
+  // The four-channel kernel's blocks the device runs at once (its SMs times the blocks of that
+  // kernel an SM holds), which decides its state hint; 0 where unknown: no hint.
+  int64_t wave_blocks = 0;
 };
 
 struct ConvUpdateGeometry {
@@ -503,12 +508,12 @@ constexpr ConvUpdateGeometry conv_update_geometry(const ConvUpdateShape& s, cons
   if (g.vec == kUpdateVec) {
     g.sequences = kUpdateWordsSequences;
     g.block = kUpdateWordsBlockThreads;
-    g.state_l2_hint = s.batch >= kUpdateStateHintMinBatch;
   }
   const int64_t groups = (s.channels + g.vec - 1) / g.vec;
   g.grid_x = (groups + kBlockThreads - 1) / kBlockThreads;
   g.grid_y = (s.batch + g.sequences - 1) / g.sequences;
   if (s.batch == 0 || s.channels == 0) g.grid_x = g.grid_y = 0;
+  g.state_l2_hint = g.vec == kUpdateVec && s.wave_blocks > 0 && g.grid_x * g.grid_y > s.wave_blocks;
   return g;
 }
 // Thread `thread` of the four-channel kernel's block (bx, by): its group of kUpdateVec
