@@ -343,15 +343,15 @@ void conv_update_cases(Catalog& c) {
   // wave_blocks), so that both of its forms run on any current GPU: the large batch's grid
   // outgrows 170 SMs of 8 blocks (the most 256-thread blocks an SM of 2048 threads holds), the
   // small one's fits 48 SMs of 2 (K = 8's 93 registers a thread on sm_90 leave room for 2).
-  constexpr int64_t kWordsBatch = 1024, kWordsSmallBatch = 64;
+  constexpr int64_t kWordsChannels = 1028, kWordsBatch = 1024, kWordsSmallBatch = 64;
   constexpr auto words_blocks = [](int64_t batch) {
-    const auto g = vt::ops::geometry::conv_update_geometry({batch, 1028, true});
+    const auto g = vt::ops::geometry::conv_update_geometry({batch, kWordsChannels, true});
     return g.grid_x * g.grid_y;
   };
   static_assert(words_blocks(kWordsBatch) > 170 * 8 && words_blocks(kWordsSmallBatch) <= 48 * 2,
                 "the word cases' two batches lie on either side of the state hint's wave");
   auto words = [](ConvUpdateParams& p) {
-    p.channels = 1028;
+    p.channels = kWordsChannels;
     p.batch = kWordsBatch;
   };
   for (const int64_t batch : {kWordsBatch, kWordsSmallBatch}) {
