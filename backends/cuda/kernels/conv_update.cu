@@ -267,7 +267,7 @@ WordsKernel words_kernel(int64_t width, int x_dtype, bool wf32, bool hint) {
 // times the blocks of it an SM holds, which its registers and shared memory decide (they vary
 // with the width: ptxas gives sm_90's instances 44 to 94 registers a thread). Asked of the
 // runtime once for each kernel and device, then read here, so that a call does not repeat the
-// query; 0 where the runtime did not answer (no hint then).
+// query; 0 where the runtime did not answer (no hint then; asked again on the next call).
 int64_t wave_blocks(WordsKernel kernel, int device) {
   struct Entry {
     WordsKernel kernel;
@@ -285,7 +285,7 @@ int64_t wave_blocks(WordsKernel kernel, int device) {
           cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
     static_cast<void>(cudaGetLastError());  // not the launch's error (launch_status reads the last one)
-    per_sm = sms = 0;
+    return 0;
   }
   const int64_t blocks = static_cast<int64_t>(per_sm) * sms;
   if (count < std::size(entries)) entries[count++] = {kernel, device, blocks};
