@@ -2,8 +2,7 @@
 // registers; tokens are processed in order, each output from x at its own precision, and
 // the rolled state is stored once, rounded to the state's dtype. Two variants
 // (launch_geometry.hpp): a kernel per width, and one generic kernel for any K.
-#include <iterator>
-#include <mutex>
+#include <atomic>
 
 #include "common.cuh"
 #include "launch.hpp"
@@ -236,59 +235,67 @@ bool channels_in_words(const vt_causal_conv1d_update_args& a) {
 
 using WordsKernel = void (*)(ConvUpdateParams);
 
+// Devices whose wave sizes are kept; a call on a higher ordinal asks the runtime each time.
+inline constexpr int kWaveDevices = 64;
+
+// The four-channel kernel for one width and set of types: its forms without and with the
+// state hint, and the blocks of it each device runs at once (ConvUpdateShape::wave_blocks),
+// 0 until asked. The counts are atomics of the instance, so that a call reads one without a
+// lock and calls on other devices, threads or instances do not wait on each other.
+struct WordsInstance {
+  WordsKernel plain = nullptr, hinted = nullptr;
+  std::atomic<int64_t>* waves = nullptr;
+};
+
 template <int K, Elem X, bool WF32>
-WordsKernel words_kernel_as(bool hint) {
-  return hint ? conv_update_words_kernel<K, X, WF32, true> : conv_update_words_kernel<K, X, WF32, false>;
+WordsInstance words_instance_as() {
+  static std::atomic<int64_t> waves[kWaveDevices];  // static storage: zero before any call
+  return {conv_update_words_kernel<K, X, WF32, false>, conv_update_words_kernel<K, X, WF32, true>, waves};
 }
 
 template <int K>
-WordsKernel words_kernel_of_width(int x_dtype, bool wf32, bool hint) {
-  if (x_dtype == VT_DTYPE_F32) return words_kernel_as<K, Elem::f32, true>(hint);
+WordsInstance words_instance_of_width(int x_dtype, bool wf32) {
+  if (x_dtype == VT_DTYPE_F32) return words_instance_as<K, Elem::f32, true>();
   if (x_dtype == VT_DTYPE_F16)
-    return wf32 ? words_kernel_as<K, Elem::f16, true>(hint) : words_kernel_as<K, Elem::f16, false>(hint);
-  return wf32 ? words_kernel_as<K, Elem::bf16, true>(hint) : words_kernel_as<K, Elem::bf16, false>(hint);
+    return wf32 ? words_instance_as<K, Elem::f16, true>() : words_instance_as<K, Elem::f16, false>();
+  return wf32 ? words_instance_as<K, Elem::bf16, true>() : words_instance_as<K, Elem::bf16, false>();
 }
 
-// The four-channel kernel for a call's width and types; null for K outside 2..8.
-WordsKernel words_kernel(int64_t width, int x_dtype, bool wf32, bool hint) {
+// The four-channel kernel for a call's width and types; null kernels for K outside 2..8.
+WordsInstance words_instance(int64_t width, int x_dtype, bool wf32) {
   switch (width) {
-    case 2: return words_kernel_of_width<2>(x_dtype, wf32, hint);
-    case 3: return words_kernel_of_width<3>(x_dtype, wf32, hint);
-    case 4: return words_kernel_of_width<4>(x_dtype, wf32, hint);
-    case 5: return words_kernel_of_width<5>(x_dtype, wf32, hint);
-    case 6: return words_kernel_of_width<6>(x_dtype, wf32, hint);
-    case 7: return words_kernel_of_width<7>(x_dtype, wf32, hint);
-    case 8: return words_kernel_of_width<8>(x_dtype, wf32, hint);
-    default: return nullptr;
+    case 2: return words_instance_of_width<2>(x_dtype, wf32);
+    case 3: return words_instance_of_width<3>(x_dtype, wf32);
+    case 4: return words_instance_of_width<4>(x_dtype, wf32);
+    case 5: return words_instance_of_width<5>(x_dtype, wf32);
+    case 6: return words_instance_of_width<6>(x_dtype, wf32);
+    case 7: return words_instance_of_width<7>(x_dtype, wf32);
+    case 8: return words_instance_of_width<8>(x_dtype, wf32);
+    default: return {};
   }
 }
 
-// The blocks of `kernel` that `device` runs at once (ConvUpdateShape::wave_blocks): its SMs
-// times the blocks of it an SM holds, which its registers and shared memory decide (they vary
-// with the width: ptxas gives sm_90's instances 44 to 94 registers a thread). Asked of the
-// runtime once for each kernel and device, then read here, so that a call does not repeat the
-// query; 0 where the runtime did not answer (no hint then; asked again on the next call).
-int64_t wave_blocks(WordsKernel kernel, int device) {
-  struct Entry {
-    WordsKernel kernel;
-    int device;
-    int64_t blocks;
-  };
-  static std::mutex mutex;
-  static Entry entries[512];  // 42 unhinted kernels a device: room for 12 devices, then asked each call
-  static size_t count = 0;
-  const std::lock_guard<std::mutex> lock(mutex);
-  for (size_t i = 0; i < count; ++i)
-    if (entries[i].kernel == kernel && entries[i].device == device) return entries[i].blocks;
+// The blocks of `w` that `device` runs at once: its SMs times the blocks of it an SM holds,
+// which its registers and shared memory decide (they vary with the width: ptxas gives sm_90's
+// instances 44 to 94 registers a thread). Asked of the runtime once for each instance and
+// device, then read from the instance; 0 where the runtime did not answer (no hint then;
+// asked again on the next call). Two threads that both find it unknown both ask and store
+// the same count.
+int64_t wave_blocks(const WordsInstance& w, int device) {
+  const bool kept = device >= 0 && device < kWaveDevices;
+  if (kept) {
+    const int64_t known = w.waves[device].load(std::memory_order_relaxed);
+    if (known > 0) return known;
+  }
   int per_sm = 0, sms = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, vt::ops::geometry::kUpdateWordsBlockThreads, 0) !=
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w.plain, vt::ops::geometry::kUpdateWordsBlockThreads, 0) !=
           cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
     static_cast<void>(cudaGetLastError());  // not the launch's error (launch_status reads the last one)
     return 0;
   }
   const int64_t blocks = static_cast<int64_t>(per_sm) * sms;
-  if (count < std::size(entries)) entries[count++] = {kernel, device, blocks};
+  if (kept) w.waves[device].store(blocks, std::memory_order_relaxed);
   return blocks;
 }
 
@@ -299,8 +306,8 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
   namespace geo = vt::ops::geometry;
   const bool words = a.batch > 0 && a.channels > 0 && channels_in_words(a);
   const bool wf32 = a.weight.dtype == VT_DTYPE_F32;
-  const WordsKernel unhinted = words ? words_kernel(a.width, a.x.dtype, wf32, false) : nullptr;
-  const int64_t wave = unhinted ? wave_blocks(unhinted, device) : 0;
+  const WordsInstance instance = words ? words_instance(a.width, a.x.dtype, wf32) : WordsInstance{};
+  const int64_t wave = instance.plain ? wave_blocks(instance, device) : 0;
   const auto g = geo::conv_update_geometry(geo::ConvUpdateShape{a.batch, a.channels, words, wave}, sw);
   if (g.grid_x == 0 || g.grid_y == 0) return VT_OK;
   if (g.grid_y > 0xffff)
@@ -329,7 +336,7 @@ vt_status launch_conv_update(const vt_causal_conv1d_update_args& a, const vt::op
     return launch_status("causal_conv1d_update");
   }
   if (g.vec == geo::kUpdateVec) {
-    const WordsKernel kernel = words_kernel(a.width, a.x.dtype, wf32, g.state_l2_hint);
+    const WordsKernel kernel = g.state_l2_hint ? instance.hinted : instance.plain;
     if (!kernel) return launch_error("causal_conv1d_update: K outside 2..8");
     launch_kernel(kernel, grid, block, 0, stream, p);
     return launch_status("causal_conv1d_update");
