@@ -49,15 +49,17 @@ if(NOT svg MATCHES "^<svg " OR NOT svg MATCHES "<title>${row}: " OR NOT svg MATC
   message(FATAL_ERROR "unexpected SVG:\n${svg}")
 endif()
 
-# --host-overhead's JSON: the row, its two times and the host's pace, each above zero.
+# --host-overhead's JSON: the row, the threads that timed it, its two times and the host's
+# pace, each above zero.
 execute_process(
-  COMMAND "${VT_BENCH}" --host-overhead --device cpu --case ${row} --json "${DIR}/host.json"
+  COMMAND "${VT_BENCH}" --host-overhead --threads 2 --device cpu --case ${row} --json "${DIR}/host.json"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "vt-bench --host-overhead exited with ${rc}:\n${out}\n${err}")
 endif()
-read_first_row("${DIR}/host.json" host_overhead case validation_dispatch_us whole_call_us host_pace_us error)
-if(NOT n EQUAL 1 OR NOT case STREQUAL row OR NOT validation_dispatch_us GREATER 0 OR NOT whole_call_us GREATER 0
+read_first_row("${DIR}/host.json" host_overhead case threads validation_dispatch_us whole_call_us host_pace_us error)
+if(NOT n EQUAL 1 OR NOT case STREQUAL row OR NOT threads EQUAL 2 OR NOT validation_dispatch_us GREATER 0
+   OR NOT whole_call_us GREATER 0
    OR NOT host_pace_us GREATER 0 OR NOT error STREQUAL "")
   message(FATAL_ERROR "unexpected host-overhead JSON:\n${json}")
 endif()

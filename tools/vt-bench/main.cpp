@@ -34,6 +34,7 @@ struct Options {
   std::string json, csv, svg;
   bool quick = false;
   bool host_overhead = false;     // time the host side of each call instead
+  int threads = 0;                // --threads: host threads calling at once (0: not given, 1)
   bool model_values = true;       // conv inputs as in a model; false: spread as in parity
   double check_bytes = 2e9;       // parity against the reference up to this floor size
   double rotation_bytes = 256e6;  // inputs rotated until their footprint passes this
@@ -42,7 +43,7 @@ struct Options {
 const char* kUsage =
     "usage: vt-bench [--device NAME]... [--case SUBSTR]... [--variant NAME] [--quick] [--json FILE] [--csv FILE]\n"
     "                [--svg FILE] [--check-bytes N] [--rotation-bytes N] [--values model|spread]\n"
-    "       vt-bench --host-overhead [--device NAME]... [--case SUBSTR]... [--quick] [--json FILE]\n"
+    "       vt-bench --host-overhead [--threads N] [--device NAME]... [--case SUBSTR]... [--quick] [--json FILE]\n"
     "Times the GDN ops on the shapes of ops.md on every loaded device (or those named: a device\n"
     "like cuda:0 or a backend), each variant, against the device's measured copy bandwidth.\n"
     "A variant runs where a provider of its op reads all its knobs (vt-info lists them).\n"
@@ -53,7 +54,9 @@ const char* kUsage =
     "--values: conv inputs near N(0, 1) as in a model (default), or spread over binades as in\n"
     "the parity suite, where one width-4 SiLU input in seven takes the exact division's slow path.\n"
     "--host-overhead: instead, the host time of one call of each case: validation and dispatch\n"
-    "alone (through a provider that returns at once), and the whole call on the device.\n";
+    "alone (through a provider that returns at once), and the whole call on the device.\n"
+    "--threads N (1 to 64, with --host-overhead): N host threads call at once, each with a queue\n"
+    "and inputs of its own; each row pools their samples.\n";
 
 // A byte count: a finite, non-negative number, all of the argument (1e9 or 2000000000).
 double byte_count(const std::string& flag, const std::string& text) {
@@ -62,6 +65,16 @@ double byte_count(const std::string& flag, const std::string& text) {
   if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
     throw std::invalid_argument(flag + " takes a byte count, not '" + text + "'");
   return v;
+}
+
+// --threads' count: an integer from 1 to 64, all of the argument.
+int thread_count(const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || v < 1 || v > 64)
+    throw std::invalid_argument("--threads takes a whole number from 1 to 64, not '" + text + "'");
+  return static_cast<int>(v);
 }
 
 // Why `path` could not be written, or empty: checked before the run, so that a long run does
@@ -89,6 +102,7 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--variant") o.variant = value();
     else if (a == "--quick") o.quick = true;
     else if (a == "--host-overhead") o.host_overhead = true;
+    else if (a == "--threads") o.threads = thread_count(value());
     else if (a == "--values") {
       const std::string v = value();
       if (v != "model" && v != "spread") throw std::invalid_argument("--values takes model or spread, not " + v);
@@ -103,6 +117,7 @@ bool parse(int argc, char** argv, Options& o) {
   }
   if (o.host_overhead && (!o.variant.empty() || !o.csv.empty() || !o.svg.empty()))
     throw std::invalid_argument("--variant, --csv and --svg do not apply to --host-overhead");
+  if (!o.host_overhead && o.threads != 0) throw std::invalid_argument("--threads applies to --host-overhead alone");
   for (const std::string* path : {&o.json, &o.csv, &o.svg})
     if (!path->empty())
       if (const std::string why = unwritable(*path); !why.empty())
@@ -253,7 +268,7 @@ int host_overhead(const Options& o, const std::string& command) {
     // The header with the first row: a run that selects nothing prints only its error.
     bool header_printed = false;
     rows = vt::bench::time_host_overhead(
-        base, cases, [&](const vt::Device& d) { return wanted(d, o); },
+        base, cases, std::max(o.threads, 1), [&](const vt::Device& d) { return wanted(d, o); },
         [&header_printed](const vt::bench::HostRow& r) {
           if (!std::exchange(header_printed, true)) vt::bench::print_host_header();
           vt::bench::print_host_row(r);
