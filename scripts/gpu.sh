@@ -8,11 +8,11 @@
 # (--bench-args "--device cuda:0 --case conv_fwd/C8192/T", ...).
 # The ROCm backend's HIP sources are built too, through nvcc (VT_ROCM_VIA_CUDA), so the same
 # GPU runs them as rocm:N beside cuda:N. $OUT keeps at most 8 files: the bench's JSON, plot
-# and table (with the host overhead of each call after it), the parity log, vt-info (and
-# vt-demo's table after it), gpu.txt (the card, each check's verdict, and its clocks during
-# the bench), strip-copy.txt (the conv's access pattern as a plain copy,
-# backends/cuda/bench/strip_copy.cu) and small-copy.txt (the small cases' bytes as a plain
-# copy, backends/cuda/bench/small_copy.cu).
+# and table (with the host overhead of each call after it, from one thread, then of a few cases
+# from four at once), the parity log, vt-info (and vt-demo's table after it), gpu.txt (the
+# card, each check's verdict, and its clocks during the bench), strip-copy.txt (the conv's
+# access pattern as a plain copy, backends/cuda/bench/strip_copy.cu) and small-copy.txt (the
+# small cases' bytes as a plain copy, backends/cuda/bench/small_copy.cu).
 # Usage: scripts/gpu.sh [--arch 90] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 #                       [--bench-args "..."] [--cmake-arg -DX=Y]...
 set -euo pipefail
@@ -132,8 +132,16 @@ if [ "$bench" = 1 ]; then
   # The host side of each call on the GPU (performance.md: validation + dispatch under 1 us;
   # the whole call's launch against cuda_empty_launch's host time in gpu.txt), after the bench
   # and appended to its table.
-  { echo; echo "vt-bench --host-overhead --device cuda:0"; "$build/bin/vt-bench" --host-overhead --device cuda:0; } \
-    >>"$out/bench.txt" 2>&1 || status=1
+  # Then four host threads at once, each on a stream of its own, over the update's cases and
+  # the two ops at T = 128, where the host's side is most of the call.
+  threads=(--host-overhead --threads 4 --device cuda:0 --case conv_update --case conv_fwd/C8192/T128
+    --case post_conv/C8192/T128)
+  {
+    echo; echo "vt-bench --host-overhead --device cuda:0"
+    "$build/bin/vt-bench" --host-overhead --device cuda:0 || status=1
+    echo; echo "vt-bench ${threads[*]}"
+    "$build/bin/vt-bench" "${threads[@]}" || status=1
+  } >>"$out/bench.txt" 2>&1
   cat "$out/bench.txt"
 fi
 exit $status
