@@ -1,6 +1,8 @@
 #include "vt/registry.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <optional>
@@ -47,6 +49,35 @@ int declared_knob_int(const vt_host_api* self, const char* name, int64_t* value)
   return 0;
 }
 
+// A provider's call and decline counts, split over cache lines: a host thread counts in its own
+// shard (threads take shards in turn), so threads calling one provider at once do not pull one
+// line back and forth, nor the line of the entry's fields that every call reads. The counts
+// are the shards' sums, exact (each add is atomic).
+class CallCounts {
+ public:
+  void call() { mine().calls.fetch_add(1, std::memory_order_relaxed); }
+  void decline() { mine().declines.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t calls() const { return sum(&Shard::calls); }
+  uint64_t declines() const { return sum(&Shard::declines); }
+
+ private:
+  static constexpr unsigned kShards = 16;
+  struct alignas(64) Shard {
+    std::atomic<uint64_t> calls{0}, declines{0};
+  };
+  Shard& mine() {
+    static std::atomic<unsigned> next_thread{0};
+    thread_local const unsigned shard = next_thread.fetch_add(1, std::memory_order_relaxed) % kShards;
+    return shards_[shard];
+  }
+  uint64_t sum(std::atomic<uint64_t> Shard::*count) const {
+    uint64_t n = 0;
+    for (const Shard& s : shards_) n += (s.*count).load(std::memory_order_relaxed);
+    return n;
+  }
+  std::array<Shard, kShards> shards_;
+};
+
 }  // namespace
 
 struct Registry::Entry {
@@ -54,7 +85,7 @@ struct Registry::Entry {
   std::string backend;
   ProviderSpec spec;
   bool disabled;
-  std::atomic<uint64_t> calls{0}, declines{0};
+  CallCounts counts;
   std::vector<std::pair<std::string, int64_t>> knob_values;  // the declared knobs that are set
   std::optional<ProviderHost> host;                          // where the provider declared its knobs
 
@@ -119,9 +150,8 @@ std::vector<ProviderCounts> Registry::providers(vt_op_id op, std::string_view ba
   }
   std::sort(sorted.begin(), sorted.end(), [](const Entry* a, const Entry* b) { return before(a->spec, b->spec); });
   for (const Entry* e : sorted)
-    out.push_back({e->op, e->backend, e->spec.name, e->spec.priority, e->disabled,
-                   e->calls.load(std::memory_order_relaxed), e->declines.load(std::memory_order_relaxed),
-                   e->spec.knobs});
+    out.push_back({e->op, e->backend, e->spec.name, e->spec.priority, e->disabled, e->counts.calls(),
+                   e->counts.declines(), e->spec.knobs});
   return out;
 }
 
@@ -182,14 +212,14 @@ std::string_view Registry::dispatch(vt_op_id op, const DispatchTarget& target, c
     own.host = e->host && call.host == host_ ? &e->host->api : call.host;
     const vt_status s = e->spec.run(&own);
     if (s == VT_STATUS_DECLINED) {
-      e->declines.fetch_add(1, std::memory_order_relaxed);
+      e->counts.decline();
       if (strict_ && i + 1 < chain.entries.size())
         throw Error(Status::strict_fallback, context() + ": strict mode: provider '" + e->spec.name +
                                                  "' declined the call; refusing to fall back to '" +
                                                  chain.entries[i + 1]->spec.name + "'");
       continue;
     }
-    e->calls.fetch_add(1, std::memory_order_relaxed);
+    e->counts.call();
     if (s != VT_OK) {
       std::string msg =
           context() + ": provider '" + e->spec.name + "' failed (" + status_name(static_cast<Status>(s)) + ")";
