@@ -59,8 +59,7 @@ if(NOT rc EQUAL 0)
 endif()
 read_first_row("${DIR}/host.json" host_overhead case threads validation_dispatch_us whole_call_us host_pace_us error)
 if(NOT n EQUAL 1 OR NOT case STREQUAL row OR NOT threads EQUAL 2 OR NOT validation_dispatch_us GREATER 0
-   OR NOT whole_call_us GREATER 0
-   OR NOT host_pace_us GREATER 0 OR NOT error STREQUAL "")
+   OR NOT whole_call_us GREATER 0 OR NOT host_pace_us GREATER 0 OR NOT error STREQUAL "")
   message(FATAL_ERROR "unexpected host-overhead JSON:\n${json}")
 endif()
 message(STATUS "json, csv and svg hold ${row}, and so does the host-overhead JSON")
