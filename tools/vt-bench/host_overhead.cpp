@@ -130,7 +130,9 @@ void run_together(std::vector<Worker>& workers, Timed&& timed) {
     for (size_t i = 1; i < workers.size(); ++i) threads.emplace_back(body, std::ref(workers[i]));
   } catch (const std::system_error& e) {
     // Those started are waiting for the rest: release them, and fail the row.
-    workers.front().error = "cannot start host thread " + std::to_string(threads.size() + 1) + ": " + e.what();
+    // (This thread is the first of the row's threads; the one that failed follows those started.)
+    workers.front().error = "cannot start host thread " + std::to_string(threads.size() + 2) + " of " +
+                            std::to_string(workers.size()) + ": " + e.what();
     start.count_down(static_cast<std::ptrdiff_t>(workers.size() - threads.size()));
     for (std::thread& t : threads) t.join();
     return;
