@@ -4,16 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -59,20 +60,22 @@ const char* kUsage =
     "and inputs of its own; each row pools their samples.\n";
 
 // A byte count: a finite, non-negative number, all of the argument (1e9 or 2000000000).
+// from_chars, not strtod: no leading blank, sign or hexadecimal slips through.
 double byte_count(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+  double v = 0;
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(text.data(), last, v);
+  if (text.empty() || ec != std::errc{} || end != last || !std::isfinite(v) || v < 0)
     throw std::invalid_argument(flag + " takes a byte count, not '" + text + "'");
   return v;
 }
 
 // --threads' count: an integer from 1 to 64, all of the argument.
 int thread_count(const std::string& text) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || v < 1 || v > 64)
+  int v = 0;
+  const char* last = text.data() + text.size();
+  const auto [end, ec] = std::from_chars(text.data(), last, v);
+  if (ec != std::errc{} || end != last || v < 1 || v > 64)
     throw std::invalid_argument("--threads takes a whole number from 1 to 64, not '" + text + "'");
   return static_cast<int>(v);
 }
