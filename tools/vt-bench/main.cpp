@@ -65,7 +65,7 @@ double byte_count(const std::string& flag, const std::string& text) {
   double v = 0;
   const char* last = text.data() + text.size();
   const auto [end, ec] = std::from_chars(text.data(), last, v);
-  if (text.empty() || ec != std::errc{} || end != last || !std::isfinite(v) || v < 0)
+  if (ec != std::errc{} || end != last || !std::isfinite(v) || v < 0)
     throw std::invalid_argument(flag + " takes a byte count, not '" + text + "'");
   return v;
 }
@@ -77,7 +77,7 @@ int thread_count(const std::string& text) {
   const auto [end, ec] = std::from_chars(text.data(), last, v);
   if (ec != std::errc{} || end != last || v < 1 || v > 64)
     throw std::invalid_argument("--threads takes a whole number from 1 to 64, not '" + text + "'");
-  return static_cast<int>(v);
+  return v;
 }
 
 // Why `path` could not be written, or empty: checked before the run, so that a long run does
