@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "../kernels/early_start.hpp"
@@ -21,6 +23,12 @@ inline void check(const char* tool, cudaError_t e, const char* what) {
   std::fprintf(stderr, "%s: %s: %s\n", tool, what, cudaGetErrorString(e));
   const bool absent = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver || e == cudaErrorStubLibrary;
   std::exit(absent ? 77 : 1);
+}
+
+// The median of samples (the upper of the middle two for an even count).
+inline double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
 }
 
 // `warmups` calls of body, then `samples` calls each between two events on stream s: the
@@ -44,8 +52,7 @@ double median_us_per_launch(const char* tool, int launches, int warmups, int sam
   }
   check(tool, cudaEventDestroy(a), "cudaEventDestroy");
   check(tool, cudaEventDestroy(b), "cudaEventDestroy");
-  std::nth_element(us.begin(), us.begin() + us.size() / 2, us.end());
-  return us[us.size() / 2];
+  return median(std::move(us));
 }
 
 // The device-to-device copy bandwidth that is vt-bench's 100% (tools/vt-bench/timing.cpp),

@@ -8,11 +8,11 @@
 // that grows with threads can be told apart as the runtime's or vt's.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench_support.cuh"
@@ -26,6 +26,7 @@ __global__ void empty_early_kernel() { vt::cuda::bench::after_prior_grids(); }
 
 constexpr const char* kTool = "cuda_empty_launch";
 void check(cudaError_t e, const char* what) { vt::cuda::bench::check(kTool, e, what); }
+using vt::cuda::bench::median;
 
 // 20 warm-up calls of body, then 101 samples.
 template <class Body>
@@ -38,11 +39,6 @@ double median_us_per(int launches, Body body, cudaStream_t s) {
 template <class Launch>
 double graph_us_per_launch(int nodes, int replays, Launch launch, cudaStream_t s) {
   return vt::cuda::bench::graph_us_per_node(kTool, nodes, replays, 20, 101, s, [&](int) { launch(); });
-}
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
 }
 
 // Samples of the host time of one `launch(s)` call, timed as vt-bench --host-overhead times a
