@@ -59,13 +59,19 @@ const char* kUsage =
     "--threads N (1 to 64, with --host-overhead): N host threads call at once, each with a queue\n"
     "and inputs of its own; each row pools their samples.\n";
 
-// A byte count: a finite, non-negative number, all of the argument (1e9 or 2000000000).
-// from_chars, not strtod: no leading blank, sign or hexadecimal slips through.
-double byte_count(const std::string& flag, const std::string& text) {
-  double v = 0;
+// Whether all of `text` is one decimal number, read into v. from_chars, not strtod or strtol:
+// no leading blank, sign or hexadecimal slips through.
+template <class T>
+bool whole_number(const std::string& text, T& v) {
   const char* last = text.data() + text.size();
   const auto [end, ec] = std::from_chars(text.data(), last, v);
-  if (ec != std::errc{} || end != last || !std::isfinite(v) || v < 0)
+  return ec == std::errc{} && end == last;
+}
+
+// A byte count: a finite, non-negative number, all of the argument (1e9 or 2000000000).
+double byte_count(const std::string& flag, const std::string& text) {
+  double v = 0;
+  if (!whole_number(text, v) || !std::isfinite(v) || v < 0)
     throw std::invalid_argument(flag + " takes a byte count, not '" + text + "'");
   return v;
 }
@@ -73,9 +79,7 @@ double byte_count(const std::string& flag, const std::string& text) {
 // --threads' count: an integer from 1 to 64, all of the argument.
 int thread_count(const std::string& text) {
   int v = 0;
-  const char* last = text.data() + text.size();
-  const auto [end, ec] = std::from_chars(text.data(), last, v);
-  if (ec != std::errc{} || end != last || v < 1 || v > 64)
+  if (!whole_number(text, v) || v < 1 || v > 64)
     throw std::invalid_argument("--threads takes a whole number from 1 to 64, not '" + text + "'");
   return v;
 }
